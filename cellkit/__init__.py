@@ -1,0 +1,38 @@
+"""cellkit: MindSpore's Cell programming model on NumPy and CuPy, made to be seen.
+
+Write MindSpore code and change only the import::
+
+    import cellkit as ms
+    from cellkit import nn, ops
+
+>>> import cellkit as ms
+>>> from cellkit import ops
+>>> print(ops.add(ms.Tensor([1, 2, 3], ms.float32), ms.Tensor([4, 5, 6], ms.float32)))
+[5. 7. 9.]
+"""
+from . import backend, dtype
+from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from .dtype import (DType, bfloat16, bool_, float16, float32, float64, int8, int16, int32, int64,
+                    uint8)
+from .seed import get_seed, set_seed
+from .tensor import Tensor, tensor
+from . import ops  # noqa: E402  (attaches Tensor's operators)
+from .parameter import Parameter, ParameterTuple
+from .transforms import GradOperation, grad, value_and_grad
+from . import common  # noqa: E402
+
+__version__ = "0.1.0"
+
+# MindSpore spells the dtype module ``mindspore.dtype`` and also exposes these names.
+float_ = float32
+int_ = int64
+half = float16
+single = float32
+double = float64
+
+__all__ = [
+    "Tensor", "tensor", "Parameter", "ParameterTuple", "DType", "float16", "float32", "float64",
+    "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool_", "set_context", "get_context",
+    "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
+    "GradOperation", "ops", "common", "backend", "dtype",
+]

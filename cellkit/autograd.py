@@ -1,0 +1,214 @@
+"""Reverse-mode automatic differentiation: the tape and the backward sweep.
+
+Recording is switched on only while a gradient transform (:func:`grad`,
+:func:`value_and_grad`, ``ops.GradOperation``) runs its function.  The
+transform wraps each input it differentiates in a *leaf* node; every op whose
+inputs carry a node then attaches a :class:`Node` to its output, holding a
+small ``backward`` closure that maps the output's gradient to its inputs'
+gradients (the op's vector-Jacobian product).  Outside a transform, ``ops``
+see ``recording() == False`` and attach nothing, so inference costs nothing
+extra.
+
+The backward sweep (:func:`backpropagate`) orders the nodes topologically
+(deterministically: lists, never sets) and walks them once in reverse.
+
+Gradients are computed on raw backend arrays, so first-order gradients are
+supported; gradients of gradients are not.
+
+>>> import cellkit as ms
+>>> from cellkit import ops
+>>> ms.grad(lambda x: (x * x).sum())(ms.Tensor([1.0, 2.0]))
+Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00])
+"""
+from __future__ import annotations
+
+from . import backend as _backend
+from .tensor import Tensor
+
+__all__ = ["Node", "Leaf", "is_recording", "attach", "backpropagate", "unbroadcast", "no_recording"]
+
+# How many gradient transforms are running right now (they may nest).
+_depth = 0
+
+
+def is_recording() -> bool:
+    """True while a gradient transform is running its function."""
+    return _depth > 0
+
+
+class Node:
+    """One recorded op: how to send its output's gradient back to its inputs.
+
+    Attributes
+    ----------
+    op : str
+        The op's name (``'Add'``), for error messages and displays.
+    backward : callable
+        ``backward(grad_output) -> tuple`` with one gradient (or ``None``) per
+        input node.
+    inputs : tuple of Node or None
+        The nodes of the op's inputs; ``None`` for inputs that need no gradient.
+    """
+
+    __slots__ = ("op", "backward", "inputs")
+
+    def __init__(self, op, backward, inputs):
+        self.op = op
+        self.backward = backward
+        self.inputs = inputs
+
+    def __repr__(self):
+        return f"<Node {self.op}>"
+
+
+class Leaf(Node):
+    """A value we want the gradient of: a transform's input or a weight."""
+
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor, label="Leaf"):
+        super().__init__(label, None, ())
+        self.tensor = tensor
+
+
+def attach(out_array, op, backward, *inputs):
+    """Wrap ``out_array`` in a Tensor and, if any input is on the tape, record the op.
+
+    ``inputs`` are the op's tensor inputs (anything that is not a Tensor counts
+    as a constant).  ``backward(g)`` must return one gradient per input, in
+    the same order; it is called only for recorded ops.
+    """
+    out = Tensor._from_array(out_array)
+    nodes = tuple(t._node if type(t) is Tensor or isinstance(t, Tensor) else None for t in inputs)
+    for n in nodes:
+        if n is not None:
+            out._node = Node(op, backward, nodes)
+            break
+    return out
+
+
+def needs_grad(*tensors) -> bool:
+    """True if recording and any of ``tensors`` is on the tape."""
+    if _depth == 0:
+        return False
+    for t in tensors:
+        if isinstance(t, Tensor) and t._node is not None:
+            return True
+    return False
+
+
+class no_recording:
+    """Context manager: run a block without recording (e.g. a custom bprop).
+
+    >>> from cellkit import autograd
+    >>> with autograd.no_recording():
+    ...     autograd.is_recording()
+    False
+    """
+
+    def __enter__(self):
+        global _depth
+        self._saved, _depth = _depth, 0
+        return self
+
+    def __exit__(self, *exc):
+        global _depth
+        _depth = self._saved
+        return False
+
+
+class recording:
+    """Context manager: record ops in this block (used by the transforms)."""
+
+    def __enter__(self):
+        global _depth
+        _depth += 1
+        return self
+
+    def __exit__(self, *exc):
+        global _depth
+        _depth -= 1
+        return False
+
+
+def unbroadcast(grad, shape):
+    """Sum ``grad`` down to ``shape``: the backward of NumPy broadcasting.
+
+    >>> import numpy as np
+    >>> unbroadcast(np.ones((2, 3)), (3,)).tolist()
+    [2.0, 2.0, 2.0]
+    """
+    shape = tuple(shape)
+    if tuple(grad.shape) == shape:
+        return grad
+    xp = _backend.current().xp
+    extra = grad.ndim - len(shape)
+    if extra > 0:
+        grad = xp.sum(grad, axis=tuple(range(extra)))
+    axes = tuple(i for i, d in enumerate(shape) if d == 1 and grad.shape[i] != 1)
+    if axes:
+        grad = xp.sum(grad, axis=axes, keepdims=True)
+    return grad
+
+
+def _topological_order(roots):
+    """Every node reachable from ``roots``, each after all nodes that use it... reversed.
+
+    Returns nodes so that a node comes *after* every node it feeds into when
+    the list is walked backwards (a post-order DFS, iterative to survive deep
+    networks).
+    """
+    order = []
+    seen = set()
+    for root in roots:
+        if id(root) in seen:
+            continue
+        stack = [(root, iter(root.inputs))]
+        seen.add(id(root))
+        while stack:
+            node, children = stack[-1]
+            for child in children:
+                if child is not None and id(child) not in seen:
+                    seen.add(id(child))
+                    stack.append((child, iter(child.inputs)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+    return order
+
+
+def backpropagate(seeds):
+    """Run the backward sweep.
+
+    Parameters
+    ----------
+    seeds : list of (Node, array)
+        Output nodes and the gradients flowing into them.
+
+    Returns
+    -------
+    dict
+        ``{id(leaf): gradient array}`` for every :class:`Leaf` reached.
+    """
+    grads = {}
+    for node, g in seeds:
+        key = id(node)
+        grads[key] = g if key not in grads else grads[key] + g
+    order = _topological_order([node for node, _ in seeds])
+    leaf_grads = {}
+    for node in reversed(order):
+        g = grads.pop(id(node), None)
+        if g is None:
+            continue
+        if node.backward is None:  # a Leaf
+            leaf_grads[id(node)] = g
+            continue
+        input_grads = node.backward(g)
+        for parent, pg in zip(node.inputs, input_grads):
+            if parent is None or pg is None:
+                continue
+            key = id(parent)
+            previous = grads.get(key)
+            grads[key] = pg if previous is None else previous + pg
+    return leaf_grads

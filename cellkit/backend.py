@@ -1,0 +1,224 @@
+"""The array backend: which array library computes, and on which device.
+
+cellkit keeps every tensor's values in an array of one *array namespace*
+(``xp``): NumPy on the CPU, CuPy on an NVIDIA GPU, or -- in the test suite --
+``array_api_strict`` placed on a pretend non-CPU device.  Everything that
+computes asks this module for ``xp``; nothing else in cellkit imports cupy.
+
+Host and device meet only at explicit boundaries: :func:`to_host` (used by
+``Tensor.asnumpy``, printing and saving) and :func:`from_host`.  CuPy refuses
+implicit conversions, and so does ``array_api_strict`` on ``device1``, which
+is how the suite proves the ops never convert behind the user's back.
+
+>>> from cellkit import backend
+>>> backend.current().name
+'numpy'
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import warnings
+
+import numpy as np
+
+__all__ = ["Backend", "current", "use", "select", "to_host", "from_host", "BackendUnavailable"]
+
+
+class BackendUnavailable(RuntimeError):
+    """The requested backend cannot run on this machine."""
+
+
+class Backend:
+    """One array namespace plus the device its arrays live on.
+
+    Parameters
+    ----------
+    name : str
+        ``'numpy'``, ``'cupy'`` or ``'array_api_strict'``.
+    xp : module
+        The namespace whose functions compute (``numpy``, ``cupy`` ...).
+    device : object or None
+        Where new arrays are placed; ``None`` means the namespace default.
+    """
+
+    __slots__ = ("name", "xp", "device", "is_numpy", "_host")
+
+    def __init__(self, name, xp, device=None):
+        self.name = name
+        self.xp = xp
+        self.device = device
+        # NumPy arrays already live on the host: many conversions become no-ops.
+        self.is_numpy = xp is np
+        self._host = None
+
+    def __repr__(self):
+        where = "" if self.device is None else f", device={self.device!r}"
+        return f"Backend({self.name!r}{where})"
+
+    # -- creating arrays -------------------------------------------------
+    def asarray(self, obj, dtype=None):
+        """Put ``obj`` (nested lists, scalars, host arrays) on this backend."""
+        if self.is_numpy:
+            return np.asarray(obj, dtype=dtype)
+        if isinstance(obj, np.ndarray) or np.isscalar(obj) or isinstance(obj, (list, tuple)):
+            host = np.asarray(obj, dtype=_host_dtype(dtype))
+            return self.from_host(host)
+        return self.xp.asarray(obj, dtype=dtype, device=self.device)
+
+    def from_host(self, host_array):
+        """Copy a NumPy array to this backend's device (explicitly)."""
+        if self.is_numpy:
+            return host_array
+        if self.name == "cupy":
+            return self.xp.asarray(host_array)
+        # array_api_strict: build on the CPU device, then move explicitly.
+        cpu = self.xp.asarray(host_array)
+        return cpu if self.device is None else cpu.to_device(self.device)
+
+    def to_host(self, array):
+        """Copy ``array`` to a NumPy array on the host (explicitly)."""
+        if self.is_numpy or isinstance(array, np.ndarray):
+            return array
+        if self.name == "cupy":
+            return self.xp.asnumpy(array)
+        cpu = self.xp.Device("CPU_DEVICE")
+        return np.asarray(array.to_device(cpu))
+
+    # -- random numbers --------------------------------------------------
+    def random_uniform(self, generator, shape, dtype):
+        """Uniform [0, 1) samples drawn on the host and moved explicitly.
+
+        Drawing on the host keeps ``set_seed`` reproducible on every backend.
+        """
+        host = generator.random(size=tuple(shape)).astype(_host_dtype(dtype) or np.float32)
+        return self.from_host(host)
+
+    def random_normal(self, generator, shape, dtype):
+        host = generator.standard_normal(size=tuple(shape)).astype(_host_dtype(dtype) or np.float32)
+        return self.from_host(host)
+
+
+def _host_dtype(dtype):
+    """The NumPy dtype matching a backend dtype (or None)."""
+    if dtype is None:
+        return None
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        return np.dtype(str(dtype).rsplit(".", 1)[-1])
+
+
+NUMPY = Backend("numpy", np)
+_current = NUMPY
+_reported = set()
+
+
+def current() -> Backend:
+    """The backend new tensors and ops use now."""
+    return _current
+
+
+def _say_once(message):
+    if message not in _reported:
+        _reported.add(message)
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+def _make_cupy():
+    """A CuPy backend if a CUDA device really works, else raise BackendUnavailable.
+
+    ``import cupy`` succeeds on machines without a usable driver; the failure
+    comes on first use as ``CUDARuntimeError``.  So we allocate and compute
+    once before trusting it.
+    """
+    try:
+        import cupy  # noqa: F401  (the only import of cupy in cellkit)
+    except Exception as exc:  # ImportError, or a broken install
+        raise BackendUnavailable(f"cupy cannot be imported ({type(exc).__name__}: {exc})") from exc
+    try:
+        probe = cupy.arange(4, dtype=cupy.float32)
+        float((probe * 2).sum().get())
+        device = cupy.cuda.Device()
+    except Exception as exc:  # CUDARuntimeError and friends
+        raise BackendUnavailable(f"cupy found no working CUDA device ({type(exc).__name__}: {exc})") from exc
+    try:
+        import array_api_compat.cupy as xp  # array-API names (permute_dims, concat ...) for CuPy
+    except ImportError:
+        xp = cupy
+    return Backend("cupy", xp, device)
+
+
+def _make_strict(device_name="device1"):
+    import array_api_strict
+
+    return Backend("array_api_strict", array_api_strict, array_api_strict.Device(device_name))
+
+
+def select(device_target: str) -> Backend:
+    """Switch to the backend for a MindSpore ``device_target``.
+
+    ``'CPU'`` selects NumPy.  ``'GPU'`` selects CuPy when a CUDA device works;
+    otherwise cellkit stays on NumPy and says why, once.  ``'Ascend'`` is not
+    available anywhere cellkit runs, so it also falls back with a message.
+    """
+    global _current
+    target = str(device_target).upper()
+    if target == "CPU":
+        _current = NUMPY
+    elif target == "GPU":
+        try:
+            _current = _make_cupy()
+        except BackendUnavailable as exc:
+            _say_once(f"cellkit: GPU requested but unavailable, using NumPy on the CPU: {exc}")
+            _current = NUMPY
+    elif target == "ASCEND":
+        _say_once("cellkit: Ascend devices are not supported, using NumPy on the CPU")
+        _current = NUMPY
+    else:
+        raise ValueError(
+            f"device_target must be one of 'CPU', 'GPU', 'Ascend', but got {device_target!r}"
+        )
+    return _current
+
+
+@contextlib.contextmanager
+def use(backend):
+    """Run a block on another backend (``'numpy'``, ``'cupy'``, ``'strict'`` or a Backend).
+
+    >>> from cellkit import backend
+    >>> with backend.use("numpy") as b:
+    ...     b.name
+    'numpy'
+    """
+    global _current
+    if isinstance(backend, Backend):
+        chosen = backend
+    elif backend == "numpy":
+        chosen = NUMPY
+    elif backend == "cupy":
+        chosen = _make_cupy()
+    elif backend in ("strict", "array_api_strict"):
+        chosen = _make_strict()
+    else:
+        raise ValueError(f"backend must be 'numpy', 'cupy' or 'strict', but got {backend!r}")
+    previous, _current = _current, chosen
+    try:
+        yield chosen
+    finally:
+        _current = previous
+
+
+def to_host(array):
+    """Copy an array of the current backend to a NumPy array."""
+    return _current.to_host(array)
+
+
+def from_host(host_array):
+    """Copy a NumPy array to the current backend's device."""
+    return _current.from_host(host_array)
+
+
+# The environment chooses the starting backend, as set_context would.
+if os.environ.get("CELLKIT_DEVICE", "").upper() in ("GPU", "CUDA"):
+    select("GPU")

@@ -1,0 +1,2 @@
+"""``cellkit.common``: initializers (``cellkit.common.initializer``)."""
+from . import initializer  # noqa: F401

@@ -1,0 +1,1 @@
+"""TEMPORARY -- to be replaced wholesale by the initializer work."""

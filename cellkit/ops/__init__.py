@@ -1,0 +1,30 @@
+"""Functional ops and Primitive classes, MindSpore's ``mindspore.ops``.
+
+Every op computes on the current backend's arrays and, while a gradient
+transform records, attaches its backward rule.  Import as in MindSpore::
+
+    from cellkit import ops
+    ops.add(x, y)
+    relu = ops.ReLU()
+
+>>> import cellkit as ms
+>>> from cellkit import ops
+>>> x = ms.Tensor([1, 2, 3], ms.float32)
+>>> y = ms.Tensor([4, 5, 6], ms.float32)
+>>> print(ops.add(x, y))
+[5. 7. 9.]
+"""
+from ..transforms import GradOperation, grad, value_and_grad  # noqa: F401
+from . import _tensor_methods  # noqa: F401  (gives Tensor its methods and operators)
+from .activation import *  # noqa: F401,F403
+from .creation import *  # noqa: F401,F403
+from .linalg import *  # noqa: F401,F403
+from .loss import *  # noqa: F401,F403
+from .math import *  # noqa: F401,F403
+from .nn_ops import *  # noqa: F401,F403
+from .norm import *  # noqa: F401,F403
+from .primitive import Primitive, PrimitiveWithInfer, prim_attr_register  # noqa: F401
+from .primitives import *  # noqa: F401,F403
+from .random import *  # noqa: F401,F403
+from .reduce import *  # noqa: F401,F403
+from .shape import *  # noqa: F401,F403

@@ -1,0 +1,165 @@
+"""Shared plumbing for the ops: turning arguments into arrays, promotion, gradients.
+
+Every op follows one pattern::
+
+    def exp(input):
+        x = tensor_arg(input, "input", "exp")
+        out = xp().exp(x._data)
+        if not needs_grad(x):                 # the usual case: no transform running
+            return wrap(out)
+        return attach(out, "Exp", lambda g: (g * out,), x)
+
+The forward computes on raw arrays of the current backend; the backward
+closure (the op's vector-Jacobian product) is only built while a gradient
+transform records.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .. import backend as _backend
+from .. import dtype as _dt
+from ..autograd import attach, needs_grad, unbroadcast  # noqa: F401  (re-exported for op modules)
+from ..tensor import Tensor
+
+wrap = Tensor._from_array
+
+
+def xp():
+    """The array namespace of the current backend."""
+    return _backend._current.xp
+
+
+def backend():
+    return _backend._current
+
+
+def tensor_arg(value, name, op):
+    """``value`` as a Tensor (lists, numbers and NumPy arrays are converted)."""
+    if isinstance(value, Tensor):
+        if value._data is None:
+            value._require_data(op)
+        return value
+    if isinstance(value, (numbers.Number, list, tuple, np.ndarray, np.generic)):
+        return Tensor(value)
+    raise TypeError(
+        f"For '{op}', the argument '{name}' must be a Tensor, a number or a list, "
+        f"but got {type(value).__name__}"
+    )
+
+
+def _promote_pair(a, b, op):
+    """Arrays ``a`` and ``b`` cast to one dtype by MindSpore's rules.
+
+    Float beats int and bool (and keeps its own width: Int64 + Float32 is
+    Float32, unlike NumPy's Float64); within one kind the wider type wins.
+    """
+    da, db = _dt.dtype_of(a), _dt.dtype_of(b)
+    if da is db:
+        return a, b
+    x = xp()
+    if da.kind == "float" and db.kind != "float":
+        return a, x.astype(b, a.dtype)
+    if db.kind == "float" and da.kind != "float":
+        return x.astype(a, b.dtype), b
+    if _backend._current.is_numpy:
+        target = np.result_type(a.dtype, b.dtype)
+        return a.astype(target, copy=False), b.astype(target, copy=False)
+    target = x.result_type(a, b)
+    return x.astype(a, target), x.astype(b, target)
+
+
+def _scalar_operand(value, array, op):
+    """A Python number combined with ``array``: MindSpore's weak-scalar rules.
+
+    Returns ``(array, scalar)``.  The scalar adopts the array's dtype, except
+    that an int/bool array meeting a Python float becomes Float32 first, and a
+    bool array meeting a Python int becomes Int64.
+    """
+    be = _backend._current
+    if isinstance(value, float):
+        if _dt.dtype_of(array).kind != "float":
+            array = be.xp.astype(array, _dt.float32.to_backend(be.xp))
+    elif not isinstance(value, bool) and _dt.dtype_of(array) is _dt.bool_:
+        array = be.xp.astype(array, _dt.int64.to_backend(be.xp))
+    if be.is_numpy:
+        return array, value
+    return array, be.xp.asarray(value, dtype=array.dtype, device=be.device)
+
+
+def binary_operands(a, b, op):
+    """Arrays for a binary op on Tensor/number operands, after promotion.
+
+    Returns ``(ta, tb, A, B)``: the Tensor operands (a number stays a number)
+    and the arrays to compute on.
+    """
+    if isinstance(a, Tensor):
+        A = a._data if a._data is not None else a._require_data(op)
+        if isinstance(b, Tensor):
+            B = b._data if b._data is not None else b._require_data(op)
+            if A.dtype != B.dtype:
+                A, B = _promote_pair(A, B, op)
+            return a, b, A, B
+        if isinstance(b, (int, float)):
+            A, B = _scalar_operand(b, A, op)
+            return a, b, A, B
+        b = tensor_arg(b, "other", op)
+        return binary_operands(a, b, op)
+    if isinstance(b, Tensor):
+        if isinstance(a, (int, float)):
+            B, A = _scalar_operand(a, b._data if b._data is not None else b._require_data(op), op)
+            return a, b, A, B
+        return binary_operands(tensor_arg(a, "input", op), b, op)
+    return binary_operands(tensor_arg(a, "input", op), tensor_arg(b, "other", op), op)
+
+
+def grad_like(g, array):
+    """``g`` summed down to ``array``'s shape and cast to its dtype."""
+    g = unbroadcast(g, array.shape)
+    if g.dtype != array.dtype:
+        g = xp().astype(g, array.dtype)
+    return g
+
+
+def check_broadcast(A, B, op):
+    """Raise a ValueError naming both shapes if ``A`` and ``B`` cannot broadcast."""
+    sa, sb = tuple(A.shape), tuple(B.shape)
+    for da, db in zip(reversed(sa), reversed(sb)):
+        if da != db and da != 1 and db != 1:
+            raise ValueError(
+                f"For '{op}', the shapes of 'input' {sa} and 'other' {sb} cannot be broadcast "
+                f"together (dimension {da} against {db})"
+            )
+
+
+def normalize_axis(axis, ndim, op, name="axis"):
+    """An axis in ``[-ndim, ndim)`` as a non-negative int; ValueError otherwise."""
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"For '{op}', '{name}' must be an int, but got {type(axis).__name__}")
+    lo = -max(ndim, 1)
+    hi = max(ndim, 1)
+    if not lo <= axis < hi:
+        raise ValueError(f"For '{op}', '{name}' must be in range [{lo}, {hi}), but got {axis}")
+    return int(axis) % hi
+
+
+def normalize_axes(axis, ndim, op):
+    """``None`` (all axes), an int or a tuple/list of ints -> a sorted tuple of axes."""
+    if axis is None or axis == ():
+        return tuple(range(ndim))
+    if isinstance(axis, (list, tuple)):
+        axes = tuple(normalize_axis(a, ndim, op) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"For '{op}', 'axis' contains a duplicate: {axis}")
+        return tuple(sorted(axes))
+    return (normalize_axis(axis, ndim, op),)
+
+
+def float_array(x, op):
+    """The array of Tensor ``x``, cast to Float32 if it is an int or bool tensor."""
+    a = x._data
+    if _dt.dtype_of(a).kind != "float":
+        a = xp().astype(a, _dt.float32.to_backend(xp()))
+    return a

@@ -1,0 +1,130 @@
+"""Tensor's arithmetic methods and operators, attached from the ops layer.
+
+``tensor.py`` sits below the ops, so it cannot import them; instead this
+module gives the Tensor class its ``+``, ``@``, ``sum()``, ``reshape()`` ...
+once, when :mod:`cellkit.ops` is imported (which ``import cellkit`` does).
+"""
+from __future__ import annotations
+
+from .. import dtype as _dt
+from ..tensor import Tensor
+from . import creation, linalg, math, reduce, shape
+
+
+def _axes_or_none(axis):
+    return None if axis == () else axis
+
+
+def _reverse(fn):
+    return lambda self, other: fn(other, self)
+
+
+def _astype(self, dtype, copy=True):
+    """The values converted to ``dtype`` (a dtype object or a name)."""
+    return creation.cast(self, _dt.to_dtype(dtype))
+
+
+def _reshape(self, *shape):
+    """``t.reshape(2, 3)`` or ``t.reshape((2, 3))``."""
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        shape = shape[0]
+    return shape_mod.reshape(self, shape)
+
+
+def _transpose(self, *axes):
+    """Reverse the axes, or permute them: ``t.transpose(1, 0)`` / ``t.transpose((1, 0))``."""
+    if not axes or axes == (None,):
+        axes = tuple(reversed(range(self.ndim)))
+    elif len(axes) == 1 and not isinstance(axes[0], int):
+        axes = tuple(axes[0])
+    return shape_mod.transpose(self, axes)
+
+
+def _sum(self, axis=None, dtype=None, keepdims=False, initial=None):
+    out = reduce.sum(self, _axes_or_none(axis), keepdims, dtype=dtype)
+    return out if initial is None else math.add(out, initial)
+
+
+def _mean(self, axis=None, keep_dims=False):
+    return reduce.mean(self, _axes_or_none(axis), keep_dims)
+
+
+def _max(self, axis=None, keepdims=False, initial=None, where=None, return_indices=False):
+    if initial is not None or where is not None:
+        raise NotImplementedError("Tensor.max: 'initial' and 'where' are not supported by cellkit")
+    values = reduce.amax(self, axis, keepdims)
+    return (values, reduce.argmax(self, axis, keepdims)) if return_indices else values
+
+
+def _min(self, axis=None, keepdims=False, initial=None, where=None, return_indices=False):
+    if initial is not None or where is not None:
+        raise NotImplementedError("Tensor.min: 'initial' and 'where' are not supported by cellkit")
+    values = reduce.amin(self, axis, keepdims)
+    return (values, reduce.argmin(self, axis, keepdims)) if return_indices else values
+
+
+def _flatten(self, order="C", *, start_dim=0, end_dim=-1):
+    return shape_mod.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+
+
+def _view(self, *shape):
+    return _reshape(self, *shape)
+
+
+def _squeeze(self, axis=None):
+    return shape_mod.squeeze(self, axis)
+
+
+def _copy(self):
+    """A new tensor with its own copy of the values."""
+    return Tensor._from_array(creation.xp().asarray(self._data, copy=True))
+
+
+def _T(self):
+    return _transpose(self)
+
+
+def _argmax(self, axis=None, keepdims=False):
+    return reduce.argmax(self, axis, keepdims)
+
+
+def _argmin(self, axis=None, keepdims=False):
+    return reduce.argmin(self, axis, keepdims)
+
+
+shape_mod = shape
+
+_METHODS = {
+    # operators
+    "__add__": math.add, "__radd__": _reverse(math.add),
+    "__sub__": math.sub, "__rsub__": _reverse(math.sub),
+    "__mul__": math.mul, "__rmul__": _reverse(math.mul),
+    "__truediv__": math.div, "__rtruediv__": _reverse(math.div),
+    "__floordiv__": math.floor_div, "__rfloordiv__": _reverse(math.floor_div),
+    "__mod__": math.mod, "__rmod__": _reverse(math.mod),
+    "__pow__": math.pow, "__rpow__": _reverse(math.pow),
+    "__matmul__": linalg.matmul, "__rmatmul__": _reverse(linalg.matmul),
+    "__neg__": math.neg, "__abs__": math.abs, "__pos__": lambda self: self,
+    "__eq__": math.equal, "__ne__": math.not_equal,
+    "__lt__": math.less, "__le__": math.less_equal,
+    "__gt__": math.greater, "__ge__": math.greater_equal,
+    "__and__": math.logical_and, "__or__": math.logical_or, "__invert__": math.logical_not,
+    "__getitem__": shape.getitem, "__setitem__": shape.setitem,
+    # methods
+    "add": math.add, "sub": math.sub, "mul": math.mul, "div": math.div, "neg": math.neg,
+    "pow": math.pow, "exp": math.exp, "log": math.log, "sqrt": math.sqrt, "abs": math.abs,
+    "square": math.square, "rsqrt": math.rsqrt, "clamp": math.clamp, "clip": math.clamp,
+    "maximum": math.maximum, "minimum": math.minimum, "matmul": linalg.matmul,
+    "astype": _astype, "to": _astype, "reshape": _reshape, "view": _view, "transpose": _transpose,
+    "permute": _transpose, "swapaxes": shape.swapaxes, "expand_dims": shape.expand_dims,
+    "unsqueeze": shape.unsqueeze, "squeeze": _squeeze, "flatten": _flatten, "tile": shape.tile,
+    "broadcast_to": shape.broadcast_to, "sum": _sum, "mean": _mean, "max": _max, "min": _min,
+    "argmax": _argmax, "argmin": _argmin, "prod": reduce.prod, "copy": _copy,
+    "equal": math.equal, "gather": shape.gather,
+}
+
+for _name, _fn in _METHODS.items():
+    setattr(Tensor, _name, _fn)
+
+Tensor.T = property(_T)
+Tensor.mT = property(lambda self: shape.swapaxes(self, -1, -2))

@@ -1,0 +1,93 @@
+"""The Primitive base class: an op object created once, then called like a function.
+
+MindSpore code often builds ops in ``__init__`` (``self.relu = ops.ReLU()``)
+and calls them in ``construct``.  A Primitive keeps its constructor's
+arguments as attributes (``add_prim_attr``) so graphs and displays can show
+them; calling it runs the matching functional op.
+
+>>> import cellkit as ms
+>>> from cellkit import ops
+>>> relu = ops.ReLU()
+>>> relu
+ReLU
+>>> print(relu(ms.Tensor([-1.0, 2.0])))
+[0. 2.]
+"""
+from __future__ import annotations
+
+__all__ = ["Primitive", "PrimitiveWithInfer", "prim_attr_register"]
+
+
+class Primitive:
+    """Base class of op objects.
+
+    Subclasses implement ``__call__``; ``name`` is the class name, and the
+    attributes given to the constructor are recorded in ``attrs``.
+    """
+
+    def __init__(self, name=None):
+        self.name = name or type(self).__name__
+        self.attrs = {}
+        self._recompute = None
+        self._shard = None
+
+    def add_prim_attr(self, name, value):
+        """Record an attribute (shown in reprs and graphs); returns self."""
+        self.attrs[name] = value
+        setattr(self, name, value)
+        return self
+
+    def del_prim_attr(self, name):
+        self.attrs.pop(name, None)
+        if name in self.__dict__:
+            delattr(self, name)
+        return self
+
+    def set_prim_instance_name(self, instance_name):
+        self.instance_name = instance_name
+        return self
+
+    def recompute(self, mode=True):
+        """Mark the op for recomputation in backward (honoured by Cell.recompute)."""
+        if not isinstance(mode, bool):
+            raise TypeError(f"For 'recompute', 'mode' must be a bool, but got {type(mode).__name__}")
+        self._recompute = mode
+        return self
+
+    def shard(self, in_strategy=None, out_strategy=None):
+        """Record a parallel sharding strategy (single-process execution ignores it, on record)."""
+        if in_strategy is not None and not isinstance(in_strategy, tuple):
+            raise TypeError(f"For 'shard', 'in_strategy' must be a tuple, but got {type(in_strategy).__name__}")
+        self._shard = (in_strategy, out_strategy)
+        return self
+
+    def __repr__(self):
+        if not self.attrs:
+            return self.name
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
+        return f"{self.name}<{inner}>"
+
+    def __call__(self, *args):  # pragma: no cover - every subclass overrides it
+        raise NotImplementedError(f"{self.name} does not define __call__")
+
+
+PrimitiveWithInfer = Primitive
+
+
+def prim_attr_register(init):
+    """Decorator for Primitive ``__init__``: record every argument as an attribute."""
+    import functools
+    import inspect
+
+    signature = inspect.signature(init)
+
+    @functools.wraps(init)
+    def wrapper(self, *args, **kwargs):
+        Primitive.__init__(self)
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        for key, value in list(bound.arguments.items())[1:]:
+            self.add_prim_attr(key, value)
+        init(self, *args, **kwargs)
+
+    return wrapper

@@ -1,0 +1,488 @@
+"""Shape ops: reshape, transpose, squeeze, concat, split, gather, indexing ...
+
+All of them move values without changing them, so each gradient moves the
+incoming gradient back the same way (a reshape back, an inverse
+permutation, a scatter-add for gathers and fancy indexing).
+
+>>> import cellkit as ms
+>>> x = ms.Tensor([[1, 2, 3], [4, 5, 6]])
+>>> transpose(x, (1, 0)).shape
+(3, 2)
+>>> [t.shape for t in split(x, 1, axis=0)]
+[(1, 3), (1, 3)]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import autograd as _ag
+from .. import backend as _backend
+from .. import dtype as _dt
+from ..tensor import Tensor
+from ._core import attach, normalize_axis, tensor_arg, unbroadcast, wrap, xp
+
+__all__ = [
+    "reshape", "transpose", "permute", "swapaxes", "expand_dims", "unsqueeze", "squeeze", "concat",
+    "cat", "stack", "split", "gather", "flatten", "tile", "broadcast_to", "narrow", "getitem",
+    "setitem", "unstack", "chunk", "take",
+]
+
+
+def _shape_arg(shape, op):
+    if isinstance(shape, int):
+        return (shape,)
+    if isinstance(shape, Tensor):
+        return tuple(int(v) for v in shape.asnumpy().reshape(-1))
+    try:
+        return tuple(int(d) for d in shape)
+    except (TypeError, ValueError):
+        raise TypeError(f"For '{op}', 'shape' must be an int or a tuple of ints, but got {shape!r}") from None
+
+
+def reshape(input, shape):
+    """The same values in a new shape; one dimension may be ``-1``."""
+    x = tensor_arg(input, "input", "reshape")
+    arr = x._data
+    new_shape = _shape_arg(shape, "reshape")
+    try:
+        out = xp().reshape(arr, new_shape)
+    except (ValueError, TypeError):
+        raise ValueError(
+            f"For 'reshape', the input of shape {tuple(arr.shape)} ({x.size} elements) "
+            f"cannot be reshaped to {new_shape}"
+        ) from None
+    if _ag._depth == 0 or x._node is None:
+        return wrap(out)
+    old_shape = arr.shape
+    return attach(out, "Reshape", lambda g: (xp().reshape(g, old_shape),), x)
+
+
+def transpose(input, dims):
+    """Permute the axes: ``dims[i]`` is the input axis that becomes axis ``i``."""
+    x = tensor_arg(input, "input", "transpose")
+    arr = x._data
+    if isinstance(dims, int):
+        dims = (dims,)
+    perm = tuple(normalize_axis(d, arr.ndim, "transpose", "dims") for d in dims)
+    if sorted(perm) != list(range(arr.ndim)):
+        raise ValueError(
+            f"For 'transpose', 'dims' must be a permutation of the {arr.ndim} axes, but got {tuple(dims)}"
+        )
+    out = xp().permute_dims(arr, perm)
+    if _ag._depth == 0 or x._node is None:
+        return wrap(out)
+    inverse = tuple(int(i) for i in np.argsort(perm))
+    return attach(out, "Transpose", lambda g: (xp().permute_dims(g, inverse),), x)
+
+
+def permute(input, axis):
+    """Same as :func:`transpose`."""
+    return transpose(input, axis)
+
+
+def swapaxes(input, axis0, axis1):
+    """Exchange two axes."""
+    x = tensor_arg(input, "input", "swapaxes")
+    n = x.ndim
+    a0, a1 = normalize_axis(axis0, n, "swapaxes", "axis0"), normalize_axis(axis1, n, "swapaxes", "axis1")
+    perm = list(range(n))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    return transpose(x, tuple(perm))
+
+
+def expand_dims(input_x, axis):
+    """Insert a dimension of length 1 at ``axis``."""
+    x = tensor_arg(input_x, "input_x", "expand_dims")
+    n = x.ndim
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"For 'expand_dims', 'axis' must be an int, but got {type(axis).__name__}")
+    if not -n - 1 <= axis <= n:
+        raise ValueError(f"For 'expand_dims', 'axis' must be in range [{-n - 1}, {n}], but got {axis}")
+    axis = axis % (n + 1)
+    shape = list(x.shape)
+    shape.insert(axis, 1)
+    return reshape(x, tuple(shape))
+
+
+def unsqueeze(input, dim):
+    """Same as :func:`expand_dims`."""
+    return expand_dims(input, dim)
+
+
+def squeeze(input, axis=None):
+    """Remove dimensions of length 1 (all of them, or those in ``axis``)."""
+    x = tensor_arg(input, "input", "squeeze")
+    shape = x.shape
+    if axis is None:
+        new_shape = tuple(d for d in shape if d != 1)
+    else:
+        axes = (axis,) if isinstance(axis, int) else tuple(axis)
+        axes = {normalize_axis(a, len(shape), "squeeze") for a in axes}
+        for a in sorted(axes):
+            if shape[a] != 1:
+                raise ValueError(
+                    f"For 'squeeze', axis {a} of the input shape {shape} has length {shape[a]}, not 1"
+                )
+        new_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
+    return reshape(x, new_shape)
+
+
+def flatten(input, order="C", *, start_dim=1, end_dim=-1):
+    """Merge the axes ``start_dim .. end_dim`` into one (by default all but the batch axis)."""
+    if order not in ("C", "F"):
+        raise ValueError(f"For 'flatten', 'order' must be 'C' or 'F', but got {order!r}")
+    x = tensor_arg(input, "input", "flatten")
+    shape = x.shape
+    if not shape:
+        return reshape(x, (1,))
+    start = normalize_axis(start_dim, len(shape), "flatten", "start_dim")
+    end = normalize_axis(end_dim, len(shape), "flatten", "end_dim")
+    if start > end:
+        raise ValueError(f"For 'flatten', 'start_dim' {start_dim} must not come after 'end_dim' {end_dim}")
+    if order == "F":
+        x = transpose(x, tuple(reversed(range(len(shape)))))
+        shape = x.shape
+    merged = 1
+    for d in shape[start:end + 1]:
+        merged *= d
+    return reshape(x, shape[:start] + (merged,) + shape[end + 1:])
+
+
+def _tensor_list(tensors, op):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"For '{op}', 'tensors' must be a list or tuple of Tensors, but got {type(tensors).__name__}")
+    if not tensors:
+        raise ValueError(f"For '{op}', 'tensors' must not be empty")
+    return [tensor_arg(t, "tensors", op) for t in tensors]
+
+
+def _common_dtype_arrays(ts, op):
+    arrays = [t._data for t in ts]
+    first = _dt.dtype_of(arrays[0])
+    if any(_dt.dtype_of(a) is not first for a in arrays):
+        xs = xp()
+        target = xs.result_type(*arrays) if not _backend._current.is_numpy else np.result_type(*arrays)
+        arrays = [xs.astype(a, target) for a in arrays]
+    return arrays
+
+
+def concat(tensors, axis=0):
+    """Join tensors along an existing axis."""
+    ts = _tensor_list(tensors, "concat")
+    arrays = _common_dtype_arrays(ts, "concat")
+    axis = normalize_axis(axis, arrays[0].ndim, "concat")
+    ref = arrays[0].shape
+    for a in arrays[1:]:
+        if a.ndim != len(ref) or any(d != r for i, (d, r) in enumerate(zip(a.shape, ref)) if i != axis):
+            raise ValueError(
+                f"For 'concat', all shapes must match except along axis {axis}, but got "
+                f"{[tuple(t.shape) for t in arrays]}"
+            )
+    out = xp().concat(arrays, axis=axis)
+    if _ag._depth == 0 or all(t._node is None for t in ts):
+        return wrap(out)
+    sizes = [a.shape[axis] for a in arrays]
+    dtypes = [t._data.dtype for t in ts]
+
+    def backward(g):
+        grads, start = [], 0
+        for size, dt in zip(sizes, dtypes):
+            index = (slice(None),) * axis + (slice(start, start + size),)
+            piece = g[index]
+            grads.append(piece if piece.dtype == dt else xp().astype(piece, dt))
+            start += size
+        return tuple(grads)
+
+    return attach(out, "Concat", backward, *ts)
+
+
+cat = concat
+
+
+def stack(tensors, axis=0):
+    """Join tensors of one shape along a new axis."""
+    ts = _tensor_list(tensors, "stack")
+    shapes = {t.shape for t in ts}
+    if len(shapes) != 1:
+        raise ValueError(f"For 'stack', all tensors must have the same shape, but got {[t.shape for t in ts]}")
+    n = ts[0].ndim
+    if not -n - 1 <= axis <= n:
+        raise ValueError(f"For 'stack', 'axis' must be in range [{-n - 1}, {n}], but got {axis}")
+    axis = axis % (n + 1)
+    return concat([expand_dims(t, axis) for t in ts], axis)
+
+
+def split(tensor, split_size_or_sections, axis=0):
+    """Cut a tensor into pieces along ``axis``.
+
+    ``split_size_or_sections`` is either the size of every piece (the last
+    may be smaller) or a list of piece sizes that add up to the axis length.
+    """
+    x = tensor_arg(tensor, "tensor", "split")
+    axis = normalize_axis(axis, x.ndim, "split")
+    length = x.shape[axis]
+    if isinstance(split_size_or_sections, bool):
+        raise TypeError("For 'split', 'split_size_or_sections' must be an int or a list of ints, but got bool")
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        if size <= 0:
+            raise ValueError(f"For 'split', the split size must be positive, but got {size}")
+        sections = [size] * (length // size) + ([length % size] if length % size else [])
+    else:
+        sections = [int(s) for s in split_size_or_sections]
+        if sum(sections) != length:
+            raise ValueError(
+                f"For 'split', the sections {sections} must add up to the length {length} of axis {axis}"
+            )
+    pieces, start = [], 0
+    for size in sections:
+        index = (slice(None),) * axis + (slice(start, start + size),)
+        pieces.append(getitem(x, index))
+        start += size
+    return tuple(pieces)
+
+
+def chunk(input, chunks, axis=0):
+    """Split into ``chunks`` pieces of (nearly) equal size."""
+    x = tensor_arg(input, "input", "chunk")
+    length = x.shape[normalize_axis(axis, x.ndim, "chunk")]
+    size = -(-length // chunks)
+    return split(x, size, axis)
+
+
+def unstack(input_x, axis=0):
+    """Split along ``axis`` into tensors that no longer have that axis."""
+    x = tensor_arg(input_x, "input_x", "unstack")
+    axis = normalize_axis(axis, x.ndim, "unstack")
+    return tuple(getitem(x, (slice(None),) * axis + (i,)) for i in range(x.shape[axis]))
+
+
+def narrow(input, axis, start, length):
+    """The slice ``start : start + length`` along ``axis``."""
+    x = tensor_arg(input, "input", "narrow")
+    axis = normalize_axis(axis, x.ndim, "narrow")
+    return getitem(x, (slice(None),) * axis + (slice(start, start + length),))
+
+
+def tile(input, dims):
+    """Repeat the tensor ``dims[i]`` times along axis ``i``."""
+    x = tensor_arg(input, "input", "tile")
+    reps = _shape_arg(dims, "tile")
+    arr = x._data
+    if len(reps) < arr.ndim:
+        reps = (1,) * (arr.ndim - len(reps)) + reps
+    xs = xp()
+    base = xs.reshape(arr, (1,) * (len(reps) - arr.ndim) + tuple(arr.shape))
+    out = xs.tile(base, reps)
+    if _ag._depth == 0 or x._node is None:
+        return wrap(out)
+    base_shape = base.shape
+
+    def backward(g):
+        # Fold each repeated axis into (repeats, size) and sum the repeats away.
+        folded = []
+        for r, d in zip(reps, base_shape):
+            folded += [r, d]
+        g = xs.sum(xs.reshape(g, tuple(folded)), axis=tuple(range(0, 2 * len(reps), 2)))
+        return (xs.reshape(g, arr.shape),)
+
+    return attach(out, "Tile", backward, x)
+
+
+def broadcast_to(input, shape):
+    """Broadcast to ``shape`` (``-1`` keeps a dimension)."""
+    x = tensor_arg(input, "input", "broadcast_to")
+    arr = x._data
+    target = list(_shape_arg(shape, "broadcast_to"))
+    offset = len(target) - arr.ndim
+    if offset < 0:
+        raise ValueError(f"For 'broadcast_to', cannot broadcast shape {tuple(arr.shape)} to fewer dimensions {tuple(target)}")
+    for i, d in enumerate(target):
+        if d == -1:
+            if i < offset:
+                raise ValueError(f"For 'broadcast_to', -1 is not allowed at a new leading axis: {tuple(target)}")
+            target[i] = arr.shape[i - offset]
+    try:
+        out = xp().broadcast_to(arr, tuple(target))
+    except (ValueError, RuntimeError):
+        raise ValueError(f"For 'broadcast_to', the shape {tuple(arr.shape)} cannot be broadcast to {tuple(target)}") from None
+    if _ag._depth == 0 or x._node is None:
+        return wrap(out)
+    return attach(out, "BroadcastTo", lambda g: (unbroadcast(g, arr.shape),), x)
+
+
+# -- gathering and indexing ------------------------------------------------------
+def _scatter_add_rows(rows, index, length):
+    """Sum ``rows[i]`` into row ``index[i]`` of a zero array with ``length`` rows.
+
+    NumPy does it with ``add.at``; the portable path multiplies by a one-hot
+    matrix, which every array namespace can do on its own device.
+    """
+    be = _backend._current
+    xs = be.xp
+    out_shape = (length,) + tuple(rows.shape[1:])
+    if be.is_numpy:
+        out = np.zeros(out_shape, dtype=rows.dtype)
+        np.add.at(out, index, rows)
+        return out
+    positions = xs.arange(length, device=be.device)
+    one_hot = xs.astype(xs.reshape(index, (-1, 1)) == xs.reshape(positions, (1, -1)), rows.dtype)
+    flat = xs.reshape(rows, (rows.shape[0], -1))
+    return xs.reshape(xs.matmul(xs.matrix_transpose(one_hot), flat), out_shape)
+
+
+def _int_index_array(indices, op):
+    if isinstance(indices, Tensor):
+        arr = indices._data
+    elif isinstance(indices, (int, np.integer)):
+        arr = _backend._current.asarray(int(indices), dtype=_dt.int64.to_backend(xp()))
+    else:
+        arr = Tensor(indices)._data
+    kind = _dt.dtype_of(arr).kind
+    if kind not in ("int", "uint"):
+        raise TypeError(f"For '{op}', the indices must be integers, but got {_dt.dtype_of(arr)}")
+    return arr
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """Pick slices of ``input_params`` along ``axis`` at ``input_indices``.
+
+    The result's shape is ``params.shape[:axis] + indices.shape + params.shape[axis+1:]``.
+    Indices must lie in ``[0, params.shape[axis])``.
+    """
+    if batch_dims != 0:
+        raise NotImplementedError("For 'gather', cellkit supports only batch_dims=0")
+    x = tensor_arg(input_params, "input_params", "gather")
+    index = _int_index_array(input_indices, "gather")
+    arr = x._data
+    axis = normalize_axis(axis, arr.ndim, "gather")
+    length = arr.shape[axis]
+    xs = xp()
+    flat_index = xs.reshape(index, (-1,))
+    if flat_index.shape[0]:
+        # Reading two numbers back is the one explicit host transfer gather needs.
+        to_host = _backend._current.to_host
+        lo, hi = int(to_host(xs.min(flat_index))), int(to_host(xs.max(flat_index)))
+        if lo < 0 or hi >= length:
+            raise ValueError(
+                f"For 'gather', indices must be in [0, {length}) for axis {axis} of shape {tuple(arr.shape)}, "
+                f"but got values from {lo} to {hi}"
+            )
+    taken = xs.take(arr, xs.astype(flat_index, _dt.int64.to_backend(xs)), axis=axis)
+    out_shape = tuple(arr.shape[:axis]) + tuple(index.shape) + tuple(arr.shape[axis + 1:])
+    out = xs.reshape(taken, out_shape)
+    if _ag._depth == 0 or x._node is None:
+        return wrap(out)
+
+    def backward(g):
+        moved = xs.moveaxis(xs.reshape(g, taken.shape), axis, 0)
+        summed = _scatter_add_rows(moved, flat_index, length)
+        return (xs.moveaxis(summed, 0, axis),)
+
+    return attach(out, "Gather", backward, x)
+
+
+def take(input, indices, axis=None):
+    """Gather along ``axis`` (``None``: from the flattened input)."""
+    x = tensor_arg(input, "input", "take")
+    if axis is None:
+        return gather(reshape(x, (-1,)), indices, 0)
+    return gather(x, indices, axis)
+
+
+def _index_key(key):
+    """Turn Tensors, lists and NumPy arrays inside an index into backend arrays.
+
+    Returns ``(key, basic)`` where ``basic`` says only ints, slices, None and
+    Ellipsis are used (so the key picks each element at most once).
+    """
+    parts = key if isinstance(key, tuple) else (key,)
+    converted, basic = [], True
+    for part in parts:
+        if isinstance(part, Tensor):
+            if part.ndim == 0 and _dt.dtype_of(part._data).kind in ("int", "uint"):
+                converted.append(int(part.item()))
+                continue
+            converted.append(part._data)
+            basic = False
+        elif isinstance(part, (list, np.ndarray)):
+            converted.append(Tensor(part)._data)
+            basic = False
+        elif isinstance(part, bool):
+            converted.append(part)
+            basic = False
+        elif part is None or part is Ellipsis or isinstance(part, (int, np.integer, slice)):
+            converted.append(int(part) if isinstance(part, np.integer) else part)
+        else:
+            raise TypeError(
+                "Tensor indices must be ints, slices, None, Ellipsis, lists or Tensors, "
+                f"but got {type(part).__name__}"
+            )
+    if basic and not _backend._current.is_numpy and not any(p is Ellipsis for p in converted):
+        # The array API wants every axis indexed; a trailing ``...`` says "the rest".
+        converted.append(Ellipsis)
+        return tuple(converted), basic
+    return (tuple(converted) if isinstance(key, tuple) else converted[0]), basic
+
+
+def getitem(input, key):
+    """``input[key]``, differentiable (the gradient is scattered back)."""
+    x = tensor_arg(input, "input", "getitem")
+    arr = x._data
+    if not _backend._current.is_numpy and isinstance(key, (Tensor, list, np.ndarray)):
+        picks = key if isinstance(key, Tensor) else Tensor(key)
+        if picks.dtype.kind in ("int", "uint") and picks.ndim > 0:
+            # One integer array picks rows: the array API spells that ``take``.
+            return gather(x, picks, 0)
+    index, basic = _index_key(key)
+    try:
+        out = arr[index]
+    except IndexError as exc:
+        raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
+    if _ag._depth == 0 or x._node is None:
+        return wrap(out)
+    be = _backend._current
+    xs = be.xp
+
+    def backward(g):
+        if be.is_numpy:
+            grad = np.zeros(arr.shape, dtype=g.dtype)
+            if basic:
+                grad[index] = g
+            else:
+                np.add.at(grad, index, g)
+            return (grad,)
+        grad = xs.zeros(arr.shape, dtype=g.dtype, device=be.device)
+        if basic:
+            grad[index] = g
+            return (grad,)
+        if hasattr(index, "dtype") and _dt.dtype_of(index) is _dt.bool_:
+            grad[index] = g  # a boolean mask picks each element once
+            return (grad,)
+        if hasattr(index, "dtype"):  # one integer array along axis 0
+            flat_index = xs.reshape(index, (-1,))
+            rows = xs.reshape(g, (flat_index.shape[0],) + tuple(arr.shape[1:]))
+            return (_scatter_add_rows(rows, xs.astype(flat_index, _dt.int64.to_backend(xs)), arr.shape[0]),)
+        raise NotImplementedError(
+            "the gradient of indexing with several index arrays is only available on the NumPy backend"
+        )
+
+    return attach(out, "Getitem", backward, x)
+
+
+def setitem(input, key, value):
+    """``input[key] = value`` in place (outside gradient recording only)."""
+    x = tensor_arg(input, "input", "setitem")
+    if _ag._depth and x._node is not None:
+        raise RuntimeError("cannot assign into a tensor that a gradient transform is recording; use ops.where")
+    index, _ = _index_key(key)
+    if isinstance(value, Tensor):
+        v = value._data
+        if v.dtype != x._data.dtype:
+            v = xp().astype(v, x._data.dtype)
+    elif _backend._current.is_numpy:
+        v = value
+    else:
+        v = Tensor(value, dtype=x.dtype)._data
+    x._data[index] = v
+    return x

@@ -1,0 +1,375 @@
+"""Tensor: an array on the current backend, its dtype, and a link for autograd.
+
+A Tensor wraps one backend array (``_data``).  While a gradient transform is
+recording, ops also attach a tape node (``_node``); at all other times
+``_node`` stays ``None`` and a Tensor is just a thin, cheap wrapper.
+
+The arithmetic methods and operators are attached by :mod:`cellkit.ops`
+(which sits above this module), so this file only knows about data,
+dtypes and printing.
+
+>>> import cellkit as ms
+>>> t = ms.Tensor([4, 5, 6])
+>>> t
+Tensor(shape=[3], dtype=Int64, value= [4, 5, 6])
+>>> print(ms.Tensor([1.5, 2.0]))
+[1.5 2. ]
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import backend as _backend
+from . import dtype as _dt
+
+__all__ = ["Tensor", "tensor", "wrap"]
+
+_PY_SCALARS = (bool, int, float)
+
+
+def _infer_dtype(data):
+    """MindSpore's default dtype for Python data: floats -> Float32, ints -> Int64."""
+    if isinstance(data, bool):
+        return _dt.bool_
+    if isinstance(data, numbers.Integral):
+        return _dt.int64
+    if isinstance(data, numbers.Real):
+        return _dt.float32
+    return None
+
+
+def _host_array_from_python(data, dtype):
+    """Nested Python lists / scalars -> a NumPy array with MindSpore's default dtype."""
+    host = np.asarray(data)
+    if host.dtype == object:
+        raise TypeError(
+            "input_data must be a number, a (nested) list or tuple of numbers, a numpy array "
+            f"or a Tensor, but got ragged or non-numeric data: {data!r}"
+        )
+    if dtype is None:
+        if host.dtype.kind == "f":
+            # Python floats are float64 to NumPy, but Float32 to MindSpore.
+            dtype = _dt.float32
+        elif host.dtype.kind in "iu":
+            dtype = _dt.int64
+        elif host.dtype.kind == "b":
+            dtype = _dt.bool_
+        else:
+            raise TypeError(f"input_data of kind {host.dtype} is not supported")
+    return host, dtype
+
+
+class Tensor:
+    """A multi-dimensional array with a MindSpore dtype.
+
+    Parameters
+    ----------
+    input_data : Tensor, numpy.ndarray, list, tuple, int, float or bool, optional
+        The values.  Python floats become Float32 and Python ints Int64, as in
+        MindSpore; a NumPy array keeps its own dtype.
+    dtype : cellkit dtype or str, optional
+        Cast the values to this dtype.
+    shape : tuple or list, optional
+        Without ``input_data``: the shape of a placeholder (``None`` marks a
+        dynamic dimension) or of a lazily initialised tensor (with ``init``).
+    init : Initializer, optional
+        Fill the tensor lazily with this initializer; see :meth:`init_data`.
+    const_arg : bool
+        Recorded for graph mode: the tensor is a constant input.
+    device : str, optional
+        Accepted for compatibility; the tensor lives on the current backend.
+
+    Examples
+    --------
+    >>> import cellkit as ms
+    >>> ms.Tensor(2.5)
+    Tensor(shape=[], dtype=Float32, value= 2.5)
+    >>> ms.Tensor(shape=[3, None], dtype=ms.float32).shape
+    (3, -1)
+    """
+
+    __slots__ = ("_data", "_node", "_lazy", "const_arg", "__weakref__")
+    # NumPy defers to our reflected operators (ndarray + Tensor -> Tensor).
+    __array_priority__ = 1000
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+        self._node = None
+        self._lazy = None
+        self.const_arg = bool(const_arg)
+        if dtype is not None:
+            dtype = _dt.to_dtype(dtype)
+        if input_data is None:
+            self._data = None
+            self._lazy = _placeholder_spec(shape, dtype, init)
+            return
+        if shape is not None or init is not None:
+            raise ValueError("Tensor: give either input_data, or shape/dtype/init, not both")
+        self._data = _to_backend_array(input_data, dtype)
+
+    # -- cheap construction used by ops ----------------------------------
+    @classmethod
+    def _from_array(cls, array):
+        """Wrap a backend array without copying or checking (the hot path)."""
+        t = object.__new__(cls)
+        t._data = array
+        t._node = None
+        t._lazy = None
+        t.const_arg = False
+        return t
+
+    # -- basic properties ------------------------------------------------
+    @property
+    def shape(self):
+        """The shape as a tuple of ints (``-1`` for a dynamic dimension)."""
+        data = self._data
+        if data is None:
+            return self._lazy[0]
+        return tuple(data.shape)
+
+    @property
+    def dtype(self):
+        """The element type, e.g. ``Float32``."""
+        data = self._data
+        if data is None:
+            return self._lazy[1]
+        return _dt.dtype_of(data)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        """The number of elements."""
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
+
+    @property
+    def has_init(self):
+        """True while the tensor waits for :meth:`init_data`."""
+        return self._data is None and self._lazy is not None and self._lazy[2] is not None
+
+    def _require_data(self, what):
+        if self._data is None:
+            if self.has_init:
+                self.init_data()
+            else:
+                raise RuntimeError(
+                    f"{what}: this Tensor is a placeholder of shape {list(self.shape)} with no data"
+                )
+        return self._data
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
+        """Fill a lazily initialised tensor with its initializer's values; return self."""
+        if self._data is None:
+            if self._lazy is None or self._lazy[2] is None:
+                raise RuntimeError("init_data: this Tensor has no initializer to fill it from")
+            lazy_shape, lazy_dtype, init = self._lazy
+            self._data = init._make_array(lazy_shape, lazy_dtype)
+            self._lazy = None
+        return self
+
+    # -- host conversion ---------------------------------------------------
+    def asnumpy(self):
+        """A NumPy copy of the values (copies from the GPU when needed).
+
+        >>> import cellkit as ms
+        >>> ms.Tensor([1, 2]).asnumpy()
+        array([1, 2])
+        """
+        data = self._require_data("asnumpy")
+        host = _backend.current().to_host(data) if not isinstance(data, np.ndarray) else data
+        return np.array(host, copy=True)
+
+    def numpy(self):
+        """Same as :meth:`asnumpy`."""
+        return self.asnumpy()
+
+    def __array__(self, dtype=None, copy=None):
+        host = self.asnumpy()
+        return host if dtype is None else host.astype(dtype)
+
+    def item(self, index=None):
+        """The value of a one-element tensor as a Python number.
+
+        >>> import cellkit as ms
+        >>> ms.Tensor([[3.5]]).item()
+        3.5
+        """
+        host = self.asnumpy()
+        if index is None:
+            if host.size != 1:
+                raise ValueError(
+                    f"item: only a tensor with one element can be converted to a Python scalar, "
+                    f"but this one has shape {tuple(host.shape)}"
+                )
+            return host.reshape(()).item()
+        return host.item(index)
+
+    def tolist(self):
+        return self.asnumpy().tolist()
+
+    def __bool__(self):
+        return bool(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __float__(self):
+        return float(self.item())
+
+    def __index__(self):
+        if self.dtype.kind not in ("int", "uint", "bool"):
+            raise TypeError(f"only integer tensors can be used as an index, but got {self.dtype}")
+        return int(self.item())
+
+    def __len__(self):
+        shape = self.shape
+        if not shape:
+            raise TypeError("len() of a 0-d tensor")
+        return shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    # Identity hashing: ``==`` is elementwise, so it cannot define equality.
+    __hash__ = object.__hash__
+
+    # -- printing ----------------------------------------------------------
+    def __str__(self):
+        if self._data is None:
+            return _format_placeholder(self)
+        return _format_str(self.asnumpy(), self.dtype)
+
+    def __repr__(self):
+        if self._data is None:
+            return f"Tensor(shape={_shape_list(self.shape)}, dtype={self.dtype}, value=\n)"
+        return f"Tensor(shape={_shape_list(self.shape)}, dtype={self.dtype}, value={_format_repr(self.asnumpy(), self.dtype)})"
+
+    def _repr_html_(self):
+        from .display import tensor_html  # lazy: the runtime never needs the display layer
+
+        return tensor_html(self)
+
+
+def _placeholder_spec(shape, dtype, init):
+    if shape is None:
+        raise ValueError("Tensor: input_data is None, so shape (and dtype) must be given")
+    if isinstance(shape, int):
+        shape = (shape,)
+    try:
+        dims = tuple(-1 if d is None else int(d) for d in shape)
+    except (TypeError, ValueError):
+        raise TypeError(f"Tensor: shape must be a tuple or list of ints or None, but got {shape!r}") from None
+    if dtype is None:
+        raise ValueError("Tensor: a tensor without input_data needs a dtype")
+    if init is not None and -1 in dims:
+        raise ValueError(f"Tensor: an initialised tensor needs a static shape, but got {list(dims)}")
+    return (dims, dtype, init)
+
+
+def _to_backend_array(input_data, dtype):
+    be = _backend.current()
+    if isinstance(input_data, Tensor):
+        data = input_data._require_data("Tensor")
+        if dtype is not None and dtype is not input_data.dtype:
+            data = be.xp.astype(data, dtype.to_backend(be.xp))
+        return data
+    if isinstance(input_data, np.ndarray):
+        host = input_data
+        if dtype is None:
+            dtype = _dt.to_dtype(host.dtype)  # raises TypeError for unsupported dtypes
+        host = np.array(host, dtype=dtype.to_backend(np) if be.is_numpy else _host_np_dtype(dtype), copy=True)
+        return be.from_host(host)
+    if isinstance(input_data, np.generic):
+        return _to_backend_array(np.asarray(input_data), dtype)
+    if isinstance(input_data, (_PY_SCALARS, list, tuple)):
+        host, inferred = _host_array_from_python(input_data, dtype)
+        dtype = dtype or inferred
+        host = host.astype(dtype.to_backend(np) if be.is_numpy else _host_np_dtype(dtype))
+        return be.from_host(host)
+    # An array of the active backend (cupy, array_api_strict) is taken as it is.
+    if hasattr(input_data, "__array_namespace__") or hasattr(input_data, "__cuda_array_interface__"):
+        data = be.xp.asarray(input_data)
+        if dtype is not None:
+            data = be.xp.astype(data, dtype.to_backend(be.xp))
+        return data
+    raise TypeError(
+        "input_data must be a Tensor, numpy.ndarray, list, tuple, int, float or bool, "
+        f"but got {type(input_data).__name__}"
+    )
+
+
+def _host_np_dtype(dtype):
+    return dtype.to_backend(np)
+
+
+def wrap(array):
+    """Wrap a backend array in a Tensor without copying (for ops)."""
+    return Tensor._from_array(array)
+
+
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """Create a Tensor; the functional spelling of ``Tensor(...)``.
+
+    >>> import cellkit as ms
+    >>> ms.tensor([1, 2, 3]).dtype
+    Int64
+    """
+    return Tensor(input_data, dtype=dtype, shape=shape, init=init, const_arg=const_arg, device=device)
+
+
+# -- formatting -----------------------------------------------------------
+def _shape_list(shape):
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def _format_placeholder(t):
+    return f"Tensor(shape={_shape_list(t.shape)}, dtype={t.dtype}, value=\n)"
+
+
+def _format_str(host, dtype):
+    """``print(tensor)``: NumPy's own formatting, as MindSpore shows it."""
+    if dtype is _dt.bfloat16:
+        host = host.astype(np.float32)
+        if host.ndim == 0:
+            return str(host[()])
+        return np.array2string(host, formatter={"float_kind": lambda v: f"{v:f}"})
+    if host.ndim == 0:
+        return str(host[()])
+    return str(host)
+
+
+def _format_repr(host, dtype):
+    """The ``value=`` part of ``repr(tensor)``, in MindSpore's layout."""
+    if host.ndim == 0:
+        value = host[()]
+        if dtype.kind == "float":
+            return " " + ("%g" % float(value))
+        return " " + str(value.item())
+    if dtype is _dt.bfloat16:
+        texts = ["%g" % v for v in host.astype(np.float32).ravel()]
+        width = max(len(s) for s in texts) + 1
+        formatter = {"float_kind": lambda v: ("%g" % v).rjust(width)}
+        host = host.astype(np.float32)
+    elif dtype.kind == "float":
+        digits = 4 if dtype is _dt.float16 else 8
+        formatter = {"float_kind": lambda v: f"{v: .{digits}e}"}
+    else:
+        formatter = None
+    text = np.array2string(host, separator=", ", formatter=formatter, threshold=1000, edgeitems=3)
+    text = text.replace(", ..., ", " ... ")
+    return ("\n" if host.ndim >= 2 else " ") + text
