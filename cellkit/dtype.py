@@ -35,7 +35,7 @@ class DType:
         return self.name
 
     def __repr__(self):
-        return f"mindspore.{self.array_name if self.array_name != 'bool' else 'bool_'}"
+        return f"mindspore.{self.array_name}"
 
     def __reduce__(self):
         # Pickling (e.g. by multiprocessing) keeps the singleton identity.
@@ -103,7 +103,7 @@ def to_dtype(value) -> DType:
         return int64
     elif value is bool:
         return bool_
-    else:
+    elif value is not None:  # np.dtype(None) would quietly mean float64
         try:
             return _BY_NAME[str(np.dtype(value))]
         except (TypeError, KeyError):

@@ -103,6 +103,11 @@ class Tensor:
         if input_data is None:
             self._data = None
             self._lazy = _placeholder_spec(shape, dtype, init)
+            if init is None and -1 not in self._lazy[0]:
+                # A static shape without an initializer is a tensor of zeros, as in MindSpore.
+                be = _backend.current()
+                self._data = be.from_host(np.zeros(self._lazy[0], dtype=dtype.to_backend(np)))
+                self._lazy = None
             return
         if shape is not None or init is not None:
             raise ValueError("Tensor: give either input_data, or shape/dtype/init, not both")
@@ -257,7 +262,8 @@ class Tensor:
     def __repr__(self):
         if self._data is None:
             return f"Tensor(shape={_shape_list(self.shape)}, dtype={self.dtype}, value=\n)"
-        return f"Tensor(shape={_shape_list(self.shape)}, dtype={self.dtype}, value={_format_repr(self.asnumpy(), self.dtype)})"
+        value = _format_repr(self.asnumpy(), self.dtype)
+        return f"Tensor(shape={_shape_list(self.shape)}, dtype={self.dtype}, value={value})"
 
     def _repr_html_(self):
         from .display import tensor_html  # lazy: the runtime never needs the display layer
@@ -326,7 +332,7 @@ def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, 
     """Create a Tensor; the functional spelling of ``Tensor(...)``.
 
     >>> import cellkit as ms
-    >>> ms.tensor([1, 2, 3]).dtype
+    >>> print(ms.tensor([1, 2, 3]).dtype)
     Int64
     """
     return Tensor(input_data, dtype=dtype, shape=shape, init=init, const_arg=const_arg, device=device)
@@ -342,34 +348,105 @@ def _format_placeholder(t):
 
 
 def _format_str(host, dtype):
-    """``print(tensor)``: NumPy's own formatting, as MindSpore shows it."""
+    """``print(tensor)``: NumPy's own formatting of the values, as MindSpore shows it.
+
+    MindSpore prints ``str(tensor.asnumpy())`` with NumPy 1.x; only 0-d floats
+    print differently under NumPy 2 (``123456790.0`` became ``1.2345679e+08``),
+    so those follow the NumPy 1.x rule here.
+    """
     if dtype is _dt.bfloat16:
         host = host.astype(np.float32)
         if host.ndim == 0:
-            return str(host[()])
+            return f"{float(host):f}"
         return np.array2string(host, formatter={"float_kind": lambda v: f"{v:f}"})
     if host.ndim == 0:
-        return str(host[()])
+        value = host[()]
+        if dtype.kind == "float":
+            return _float_scalar_str(value)
+        return str(value)
     return str(host)
 
 
+def _float_scalar_str(value):
+    """NumPy 1.x ``str`` of a float scalar: positional in [1e-4, 1e16), else scientific."""
+    if not np.isfinite(value):
+        return str(value)
+    magnitude = abs(float(value))
+    if magnitude == 0.0 or 1e-4 <= magnitude < 1e16:
+        return np.format_float_positional(value, unique=True, trim="0")
+    return np.format_float_scientific(value, unique=True, trim="-", exp_digits=2)
+
+
+# MindSpore's repr shows at most 6 entries of an axis (3 ... 3) and breaks a
+# 1-D row every 12 floats / 12 bools / 24 other entries.
+_EDGE = 3
+_SUMMARY_SIZE = 1000
+
+
+def _element_formatter(dtype):
+    """A function formatting one host value the way MindSpore's repr does, and its fixed width."""
+    if dtype is _dt.float16:
+        return (lambda v: "%.4e" % float(v)), 11
+    if dtype.kind == "float" and dtype is not _dt.bfloat16:
+        return (lambda v: "%.8e" % float(v)), 15
+    if dtype is _dt.bool_:
+        return (lambda v: "True" if v else "False"), 5
+    if dtype is _dt.bfloat16:
+        return (lambda v: "%g" % float(v)), None  # padded to the widest shown entry
+    return (lambda v: str(int(v))), None
+
+
 def _format_repr(host, dtype):
-    """The ``value=`` part of ``repr(tensor)``, in MindSpore's layout."""
+    """The ``value=`` part of ``repr(tensor)``, in MindSpore's layout (without the ``)``)."""
     if host.ndim == 0:
         value = host[()]
         if dtype.kind == "float":
             return " " + ("%g" % float(value))
-        return " " + str(value.item())
+        if dtype is _dt.bool_:
+            return " " + ("True" if value else "False")
+        return " " + str(int(value))
+    lead = " " if host.ndim == 1 else "\n"
+    if host.size == 0:
+        return lead
+    summarize = host.ndim > 1 or host.size > _SUMMARY_SIZE
+    shown = host
+    if summarize:
+        # Only the entries on screen matter (also for the column width).
+        for axis, n in enumerate(host.shape):
+            if n > 2 * _EDGE:
+                keep = list(range(_EDGE)) + list(range(n - _EDGE, n))
+                shown = np.take(shown, keep, axis=axis)
     if dtype is _dt.bfloat16:
-        texts = ["%g" % v for v in host.astype(np.float32).ravel()]
-        width = max(len(s) for s in texts) + 1
-        formatter = {"float_kind": lambda v: ("%g" % v).rjust(width)}
-        host = host.astype(np.float32)
-    elif dtype.kind == "float":
-        digits = 4 if dtype is _dt.float16 else 8
-        formatter = {"float_kind": lambda v: f"{v: .{digits}e}"}
-    else:
-        formatter = None
-    text = np.array2string(host, separator=", ", formatter=formatter, threshold=1000, edgeitems=3)
-    text = text.replace(", ..., ", " ... ")
-    return ("\n" if host.ndim >= 2 else " ") + text
+        shown = shown.astype(np.float32)
+    fmt, width = _element_formatter(dtype)
+    texts = [fmt(v) for v in shown.reshape(-1).tolist()]
+    if width is None:
+        width = max(len(t) for t in texts)
+    texts = [t.rjust(width) for t in texts]
+    cells = np.array(texts, dtype=object).reshape(shown.shape)
+    linefeed = 12 if dtype.kind in ("float", "bool") and dtype is not _dt.bfloat16 else 24
+
+    def block(cells, full_shape, depth):
+        n = full_shape[0]
+        cut = summarize and n > 2 * _EDGE
+        if len(full_shape) == 1:
+            row = cells.tolist()
+            if cut:
+                return "[" + ", ".join(row[:_EDGE]) + " ... " + ", ".join(row[_EDGE:]) + "]"
+            parts = []
+            for i, text in enumerate(row):
+                parts.append(text)
+                if i != len(row) - 1:
+                    parts.append(", ")
+                if host.ndim == 1 and (i + 1) % linefeed == 0:
+                    parts.append("\n ")
+            return "[" + "".join(parts) + "]"
+        indent = " " * (depth + 1)
+        children = [block(cells[i], full_shape[1:], depth + 1) for i in range(cells.shape[0])]
+        if cut:
+            head = (",\n" + indent).join(children[:_EDGE])
+            tail = (",\n" + indent).join(children[_EDGE:])
+            return "[" + head + ",\n" + indent + "...\n" + indent + tail + "]"
+        return "[" + (",\n" + indent).join(children) + "]"
+
+    return lead + block(cells, tuple(host.shape), 0)

@@ -52,9 +52,16 @@ def _positions(grad_position, n_args):
     if isinstance(grad_position, bool):
         raise TypeError("grad_position must be an int, a tuple of ints or None, but got bool")
     single = isinstance(grad_position, int)
-    positions = (grad_position,) if single else tuple(grad_position)
+    try:
+        positions = (grad_position,) if single else tuple(grad_position)
+    except TypeError:
+        raise TypeError(
+            f"grad_position must be an int, a tuple of ints or None, but got {type(grad_position).__name__}"
+        ) from None
     if not positions:
         raise ValueError("grad_position must not be an empty tuple")
+    # MindSpore returns a lone Tensor for a one-element tuple too.
+    single = len(positions) == 1
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int):
             raise TypeError(f"grad_position must contain ints, but got {p!r}")
@@ -62,7 +69,10 @@ def _positions(grad_position, n_args):
             raise IndexError(
                 f"grad_position {p} is out of range: the function was called with {n_args} positional argument(s)"
             )
-    return tuple(p % n_args for p in positions), single
+    positions = tuple(p % n_args for p in positions)
+    if len(set(positions)) != len(positions):
+        raise ValueError(f"grad_position {grad_position} names the same argument twice")
+    return positions, single
 
 
 class _Run:
@@ -70,6 +80,8 @@ class _Run:
 
     def __init__(self, fn, args, kwargs, positions, weights, has_aux, sens):
         args = list(args)
+        if _ag._depth:
+            _refuse_higher_order(args, positions, weights)
         self.input_leaves = []
         for p in positions:
             arg = args[p]
@@ -117,6 +129,21 @@ class _Run:
         if tuple(g.shape) != tuple(data.shape):
             g = be.xp.broadcast_to(g, data.shape)
         return Tensor._from_array(g)
+
+
+def _refuse_higher_order(args, positions, weights):
+    """Refuse a transform nested in another that would differentiate the outer one's values.
+
+    Backward rules compute on raw arrays, so the inner gradient would reach
+    the outer transform as a constant: its gradient would silently be zero.
+    """
+    on_tape = [f"argument {p}" for p in positions if isinstance(args[p], Tensor) and args[p]._node is not None]
+    on_tape += [getattr(w, "name", None) or "a weight" for w in weights if w._node is not None]
+    if on_tape:
+        raise NotImplementedError(
+            "gradients of gradients are not supported by cellkit: this gradient transform runs inside "
+            f"another one and differentiates values that the outer one records ({', '.join(on_tape)})"
+        )
 
 
 def _split_aux(out, has_aux):

@@ -67,6 +67,11 @@ def _promote_pair(a, b, op):
     if _backend._current.is_numpy:
         target = np.result_type(a.dtype, b.dtype)
         return a.astype(target, copy=False), b.astype(target, copy=False)
+    # Bool meets an integer: the integer's dtype (the array API has no cross-kind promotion).
+    if da is _dt.bool_:
+        return x.astype(a, b.dtype), b
+    if db is _dt.bool_:
+        return a, x.astype(b, a.dtype)
     target = x.result_type(a, b)
     return x.astype(a, target), x.astype(b, target)
 

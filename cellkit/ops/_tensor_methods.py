@@ -40,27 +40,71 @@ def _transpose(self, *axes):
     return shape_mod.transpose(self, axes)
 
 
-def _sum(self, axis=None, dtype=None, keepdims=False, initial=None):
+def _sum(self, axis=None, dtype=None, keepdims=False, initial=None, *, dim=None, keepdim=None):
+    """``t.sum(axis, dtype, keepdims)``; also ``t.sum(dim, keepdim=...)`` and ``t.sum(1, True)``."""
+    if dim is not None:
+        axis = dim
+    if isinstance(dtype, bool):  # t.sum(1, True): the second positional is keepdim
+        dtype, keepdims = None, dtype
+    if keepdim is not None:
+        keepdims = keepdim
     out = reduce.sum(self, _axes_or_none(axis), keepdims, dtype=dtype)
     return out if initial is None else math.add(out, initial)
 
 
-def _mean(self, axis=None, keep_dims=False):
+def _mean(self, axis=None, keep_dims=False, *, dim=None, keepdim=None, keepdims=None):
+    """``t.mean(axis, keep_dims)``; also ``dim=`` / ``keepdim=`` spellings."""
+    if dim is not None:
+        axis = dim
+    for flag in (keepdim, keepdims):
+        if flag is not None:
+            keep_dims = flag
     return reduce.mean(self, _axes_or_none(axis), keep_dims)
 
 
-def _max(self, axis=None, keepdims=False, initial=None, where=None, return_indices=False):
-    if initial is not None or where is not None:
-        raise NotImplementedError("Tensor.max: 'initial' and 'where' are not supported by cellkit")
-    values = reduce.amax(self, axis, keepdims)
-    return (values, reduce.argmax(self, axis, keepdims)) if return_indices else values
+def _numpy_style(axis=None, keepdims=False, *, initial=None, where=None, return_indices=False):
+    return axis, keepdims, initial, where, return_indices
 
 
-def _min(self, axis=None, keepdims=False, initial=None, where=None, return_indices=False):
+def _torch_style(dim=None, keepdim=False):
+    return dim, keepdim
+
+
+_NUMPY_ONLY = frozenset(("axis", "keepdims", "initial", "where", "return_indices"))
+
+
+def _extreme_method(self, args, kwargs, name, values_only, with_indices, arg_fn):
+    """MindSpore's two overloads of ``Tensor.max`` / ``Tensor.min``.
+
+    ``t.max(1)``, ``t.max(dim=1)``, ``t.max(1, keepdim=True)`` return
+    ``(values, indices)``; ``t.max()``, ``t.max(axis=1)``, ``t.max((0, 1))``
+    return the values only (``return_indices=True`` adds the indices).
+    """
+    if args and isinstance(args[0], Tensor):
+        raise TypeError(f"Tensor.{name}: an elementwise {name} of two tensors is ops.{name}imum(x, y)")
+    torch_style = "dim" in kwargs or "keepdim" in kwargs or (
+        bool(args) and isinstance(args[0], int) and not isinstance(args[0], bool)
+        and not _NUMPY_ONLY.intersection(kwargs))
+    if torch_style:
+        dim, keepdim = _torch_style(*args, **kwargs)
+        return with_indices(self, dim, keepdim)
+    axis, keepdims, initial, where, return_indices = _numpy_style(*args, **kwargs)
     if initial is not None or where is not None:
-        raise NotImplementedError("Tensor.min: 'initial' and 'where' are not supported by cellkit")
-    values = reduce.amin(self, axis, keepdims)
-    return (values, reduce.argmin(self, axis, keepdims)) if return_indices else values
+        raise NotImplementedError(f"Tensor.{name}: 'initial' and 'where' are not supported by cellkit")
+    values = values_only(self, _axes_or_none(axis), keepdims)
+    if return_indices:
+        return values, arg_fn(self, axis, keepdims)
+    return values
+
+
+def _max(self, *args, **kwargs):
+    """The maximum: values, or ``(values, indices)`` along a positional / ``dim`` axis."""
+    return _extreme_method(self, args, kwargs, "max", reduce.amax, reduce.max, reduce.argmax)
+
+
+def _min(self, *args, **kwargs):
+    """The minimum: values, or ``(values, indices)`` along a positional / ``dim`` axis."""
+    return _extreme_method(self, args, kwargs, "min", reduce.amin, reduce.min, reduce.argmin)
 
 
 def _flatten(self, order="C", *, start_dim=0, end_dim=-1):
@@ -84,12 +128,12 @@ def _T(self):
     return _transpose(self)
 
 
-def _argmax(self, axis=None, keepdims=False):
-    return reduce.argmax(self, axis, keepdims)
+def _argmax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+    return reduce.argmax(self, axis if dim is None else dim, keepdims if keepdim is None else keepdim)
 
 
-def _argmin(self, axis=None, keepdims=False):
-    return reduce.argmin(self, axis, keepdims)
+def _argmin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+    return reduce.argmin(self, axis if dim is None else dim, keepdims if keepdim is None else keepdim)
 
 
 shape_mod = shape

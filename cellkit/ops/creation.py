@@ -99,7 +99,7 @@ def eye(n, m=None, dtype=None):
 
 
 def cast(input, dtype):
-    """The same values converted to ``dtype``; the gradient is cast back.
+    """The same values converted to ``dtype``; the gradient is cast back to the input's dtype.
 
     >>> import cellkit as ms
     >>> cast(ms.Tensor([1.7, -1.2]), ms.int32)
@@ -115,6 +115,6 @@ def cast(input, dtype):
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
     source = arr.dtype
-    if target.kind != "float" or _dt.dtype_of(arr).kind != "float":
-        return wrap(out)  # casting to or from integers cuts the gradient (it is zero)
+    # As in MindSpore the gradient passes through unchanged (cast back), even
+    # through an integer dtype.
     return attach(out, "Cast", lambda g: (xs.astype(g, source),), x)

@@ -91,14 +91,20 @@ def div(input, other, *, rounding_mode=None):
         raise ValueError(f"For 'div', rounding_mode must be None, 'floor' or 'trunc', but got {rounding_mode!r}")
     a, b, A, B = binary_operands(input, other, "div")
     x = xp()
+    # One operand may be a Python number (on NumPy); the other's dtype decides.
+    ref = A if hasattr(A, "dtype") else B
+    integral = _dt.dtype_of(ref).kind != "float"
     if rounding_mode is not None:
-        out = x.floor_divide(A, B) if rounding_mode == "floor" else x.trunc(_compute(x.divide, A, B, "div"))
-        if _dt.dtype_of(A).kind != "float":
-            out = x.astype(out, A.dtype)
+        if rounding_mode == "floor":
+            out = _compute(x.floor_divide, A, B, "div")
+        else:
+            out = x.trunc(_compute(x.divide, A, B, "div"))
+            if integral:
+                out = x.astype(out, ref.dtype)
         return wrap(out)
-    if _dt.dtype_of(A).kind != "float":
+    if integral:
         f32 = _dt.float32.to_backend(x)
-        A = x.astype(A, f32)
+        A = x.astype(A, f32) if hasattr(A, "dtype") else A
         B = x.astype(B, f32) if hasattr(B, "dtype") else B
     out = _compute(x.divide, A, B, "div")
     if _ag._depth == 0:
@@ -126,9 +132,13 @@ def pow(input, exponent):
         return g * B * xp().pow(A, B - 1)
 
     def grad_exponent(g):
+        # d/dy x**y = x**y * log(x): 0 where x == 0, undefined (NaN) where x < 0,
+        # as in MindSpore.
         x = xp()
         safe = x.where(A > 0, A, x.ones_like(A))
-        return x.where(A > 0, g * out * x.log(safe), x.zeros_like(g))
+        grad = g * out * x.log(safe)
+        grad = x.where(A < 0, x.full_like(grad, float("nan")), grad)
+        return x.where(A == 0, x.zeros_like(grad), grad)
 
     return _record_binary(out, "Pow", a, b, grad_base, grad_exponent)
 
@@ -213,32 +223,40 @@ def sign(input):
     return _unary(input, "sign", lambda a: xp().sign(a), _zero_grad, to_float=False)
 
 
+def _select_grads(A, B, wins):
+    """Gradient rules of maximum / minimum: to the winner; split in half on a tie (as MindSpore)."""
+    x = xp()
+
+    def share(g, mine, theirs):
+        won = x.astype(wins(mine, theirs), g.dtype)
+        tied = x.astype(mine == theirs, g.dtype)
+        return g * (won + 0.5 * tied)
+
+    return (lambda g: share(g, A, B)), (lambda g: share(g, B, A))
+
+
 def maximum(input, other):
-    """Elementwise maximum; on ties the gradient goes to ``input``."""
+    """Elementwise maximum; on ties the gradient is split equally between the inputs."""
     a, b, A, B = binary_operands(input, other, "maximum")
     out = _compute(xp().maximum, A, B, "maximum")
     if _ag._depth == 0:
         return wrap(out)
-    x = xp()
-    return _record_binary(out, "Maximum", a, b,
-                          lambda g: x.where(A >= B, g, x.zeros_like(g)),
-                          lambda g: x.where(A >= B, x.zeros_like(g), g))
+    return _record_binary(out, "Maximum", a, b, *_select_grads(A, B, xp().greater))
 
 
 def minimum(input, other):
-    """Elementwise minimum; on ties the gradient goes to ``input``."""
+    """Elementwise minimum; on ties the gradient is split equally between the inputs."""
     a, b, A, B = binary_operands(input, other, "minimum")
     out = _compute(xp().minimum, A, B, "minimum")
     if _ag._depth == 0:
         return wrap(out)
-    x = xp()
-    return _record_binary(out, "Minimum", a, b,
-                          lambda g: x.where(A <= B, g, x.zeros_like(g)),
-                          lambda g: x.where(A <= B, x.zeros_like(g), g))
+    return _record_binary(out, "Minimum", a, b, *_select_grads(A, B, xp().less))
 
 
 def clamp(input, min=None, max=None):
-    """Limit values to ``[min, max]``; the gradient flows where the input was inside.
+    """Limit values to ``[min, max]``; the gradient flows where the input was inside (bounds included).
+
+    Tensor bounds receive the gradient where they replaced the input.
 
     >>> import cellkit as ms
     >>> print(clamp(ms.Tensor([-1.0, 0.5, 2.0]), 0, 1))
@@ -248,10 +266,22 @@ def clamp(input, min=None, max=None):
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given")
     out = tensor_arg(input, "input", "clamp")
     if min is not None:
-        out = maximum(out, min)
+        out = _limit(out, min, xp().maximum, xp().greater_equal)
     if max is not None:
-        out = minimum(out, max)
+        out = _limit(out, max, xp().minimum, xp().less_equal)
     return out
+
+
+def _limit(input, bound, find, inside):
+    """One side of clamp: the gradient stays with ``input`` where it is within (or on) the bound."""
+    a, b, A, B = binary_operands(input, bound, "clamp")
+    out = _compute(find, A, B, "clamp")
+    if _ag._depth == 0:
+        return wrap(out)
+    x = xp()
+    return _record_binary(out, "Clamp", a, b,
+                          lambda g: x.where(inside(A, B), g, x.zeros_like(g)),
+                          lambda g: x.where(inside(A, B), x.zeros_like(g), g))
 
 
 clip = clamp

@@ -7,11 +7,13 @@ them; calling it runs the matching functional op.
 
 >>> import cellkit as ms
 >>> from cellkit import ops
->>> relu = ops.ReLU()
->>> relu
-ReLU
->>> print(relu(ms.Tensor([-1.0, 2.0])))
-[0. 2.]
+>>> add = ops.Add()
+>>> add
+Add
+>>> print(add(ms.Tensor([-1.0, 2.0]), 1.0))
+[0. 3.]
+>>> ops.MatMul(transpose_b=True)
+MatMul<transpose_a=False, transpose_b=True>
 """
 from __future__ import annotations
 

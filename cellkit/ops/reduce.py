@@ -13,6 +13,7 @@ from __future__ import annotations
 import builtins
 
 from .. import autograd as _ag
+from .. import backend as _backend
 from .. import dtype as _dt
 from ._core import attach, float_array, normalize_axes, normalize_axis, tensor_arg, wrap, xp
 
@@ -79,18 +80,15 @@ def mean(x, axis=None, keep_dims=False):
     return attach(out, "ReduceMean", backward, t)
 
 
-def _extreme(input, axis, keepdims, name, find, arg_find):
-    """Max or min over one axis (or all), returning values and the gradient rule.
+def _extreme(input, axis, keepdims, name, find):
+    """Max or min over ``axis`` (an int, a tuple, or ``None`` for all), values only.
 
     The gradient is shared equally among tied extreme elements.
     """
     x = tensor_arg(input, "input", name)
     arr = x._data
     xs = xp()
-    if axis is None:
-        axes = tuple(range(arr.ndim))
-    else:
-        axes = (normalize_axis(axis, arr.ndim, name),)
+    axes = normalize_axes(axis, arr.ndim, name)
     if arr.ndim and builtins.min(arr.shape) == 0:
         raise ValueError(f"For '{name}', the input is empty (shape {tuple(arr.shape)}): it has no {name}imum")
     out = find(arr, axis=axes, keepdims=bool(keepdims))
@@ -108,50 +106,79 @@ def _extreme(input, axis, keepdims, name, find, arg_find):
     return attach(out, "Reduce" + name.capitalize(), backward, x)
 
 
+def _extreme_with_index(input, axis, keepdims, name, find, arg_find):
+    """``ops.max`` / ``ops.min``: ``(values, indices)``.
+
+    Along an axis the gradient goes to the element the index points at (as in
+    MindSpore); over the whole tensor it is shared among ties like ``amax``.
+    """
+    x = tensor_arg(input, "input", name)
+    arr = x._data
+    if axis is None or arr.ndim == 0:
+        values = _extreme(x, None, keepdims, name, find)
+        return values, _arg(x, None, keepdims, "arg" + name, arg_find)
+    ax = normalize_axis(axis, arr.ndim, name)
+    if arr.ndim and builtins.min(arr.shape) == 0:
+        raise ValueError(f"For '{name}', the input is empty (shape {tuple(arr.shape)}): it has no {name}imum")
+    xs = xp()
+    out = find(arr, axis=ax, keepdims=bool(keepdims))
+    index = xs.astype(arg_find(arr, axis=ax, keepdims=bool(keepdims)), _dt.int64.to_backend(xs))
+    indices = wrap(index)
+    if _ag._depth == 0 or x._node is None:
+        return wrap(out), indices
+    shape = arr.shape
+
+    def backward(g):
+        be = _backend._current
+        n = shape[ax] if arr.ndim else 1
+        positions = xs.arange(n, device=be.device) if not be.is_numpy else xs.arange(n)
+        positions = xs.reshape(positions, tuple(n if i == ax else 1 for i in range(arr.ndim)))
+        picked = xs.astype(_expand_back(index, shape, (ax,), keepdims) == positions, g.dtype)
+        return (picked * _expand_back(g, shape, (ax,), keepdims),)
+
+    return attach(out, "ArgMaxWithValue" if name == "max" else "ArgMinWithValue", backward, x), indices
+
+
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
     """The maximum and its index along ``axis``: returns ``(values, indices)``.
 
-    Called without ``axis`` it reduces the whole tensor (the index is into
-    the flattened tensor), as ``mindspore.ops.max`` does.
+    Called without ``axis`` it reduces the whole tensor and the index points
+    into the flattened tensor (MindSpore 2.10 returns index 0 there, which is
+    a bug).
     """
     if initial is not None or where is not None:
         raise NotImplementedError("ops.max: 'initial' and 'where' are not supported by cellkit")
-    values = _extreme(input, axis, keepdims, "max", xp().max, xp().argmax)
-    indices = argmax(input, axis, keepdims)
-    return values, indices
+    return _extreme_with_index(input, axis, keepdims, "max", xp().max, xp().argmax)
 
 
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):
     """The minimum and its index along ``axis``: returns ``(values, indices)``."""
     if initial is not None or where is not None:
         raise NotImplementedError("ops.min: 'initial' and 'where' are not supported by cellkit")
-    values = _extreme(input, axis, keepdims, "min", xp().min, xp().argmin)
-    indices = argmin(input, axis, keepdims)
-    return values, indices
+    return _extreme_with_index(input, axis, keepdims, "min", xp().min, xp().argmin)
 
 
 def amax(input, axis=None, keepdims=False):
-    """The maximum values only (``Tensor.max`` uses this)."""
-    return _extreme(input, axis, keepdims, "max", xp().max, xp().argmax)
+    """The maximum values only (``Tensor.max`` uses this); ties share the gradient."""
+    return _extreme(input, axis, keepdims, "max", xp().max)
 
 
 def amin(input, axis=None, keepdims=False):
-    """The minimum values only (``Tensor.min`` uses this)."""
-    return _extreme(input, axis, keepdims, "min", xp().min, xp().argmin)
+    """The minimum values only (``Tensor.min`` uses this); ties share the gradient."""
+    return _extreme(input, axis, keepdims, "min", xp().min)
 
 
-def _arg(input, dim, keepdim, name, fn):
+def _arg(input, dim, keepdim, name, fn, dtype=_dt.int64):
     x = tensor_arg(input, "input", name)
     arr = x._data
     xs = xp()
     if dim is None:
+        # Over the flattened tensor; MindSpore ignores keepdim here (a 0-d index).
         out = fn(xs.reshape(arr, (-1,)), axis=0)
-        if keepdim:
-            out = xs.reshape(out, (1,) * arr.ndim)
     else:
         axis = normalize_axis(dim, arr.ndim, name, "dim")
         out = fn(arr, axis=axis, keepdims=bool(keepdim))
-    return wrap(xs.astype(out, _dt.int64.to_backend(xs)))
+    return wrap(xs.astype(out, dtype.to_backend(xs)))
 
 
 def argmax(input, dim=None, keepdim=False):
@@ -159,9 +186,9 @@ def argmax(input, dim=None, keepdim=False):
     return _arg(input, dim, keepdim, "argmax", xp().argmax)
 
 
-def argmin(input, dim=None, keepdim=False):
-    """Index of the smallest value along ``dim`` (Int64, no gradient)."""
-    return _arg(input, dim, keepdim, "argmin", xp().argmin)
+def argmin(input, axis=None, keepdims=False):
+    """Index of the smallest value along ``axis`` (Int32 as in MindSpore, no gradient)."""
+    return _arg(input, axis, keepdims, "argmin", xp().argmin, _dt.int32)
 
 
 def prod(input, axis=None, keep_dims=False, dtype=None):

@@ -19,7 +19,7 @@ from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
 from ..tensor import Tensor
-from ._core import attach, normalize_axis, tensor_arg, unbroadcast, wrap, xp
+from ._core import _promote_pair, attach, normalize_axis, tensor_arg, unbroadcast, wrap, xp
 
 __all__ = [
     "reshape", "transpose", "permute", "swapaxes", "expand_dims", "unsqueeze", "squeeze", "concat",
@@ -118,12 +118,9 @@ def squeeze(input, axis=None):
     else:
         axes = (axis,) if isinstance(axis, int) else tuple(axis)
         axes = {normalize_axis(a, len(shape), "squeeze") for a in axes}
-        for a in sorted(axes):
-            if shape[a] != 1:
-                raise ValueError(
-                    f"For 'squeeze', axis {a} of the input shape {shape} has length {shape[a]}, not 1"
-                )
-        new_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
+        # As in MindSpore (and NumPy's torch-like cousins), a named axis whose
+        # length is not 1 is left alone rather than refused.
+        new_shape = tuple(d for i, d in enumerate(shape) if i not in axes or d != 1)
     return reshape(x, new_shape)
 
 
@@ -157,12 +154,14 @@ def _tensor_list(tensors, op):
 
 
 def _common_dtype_arrays(ts, op):
+    """The tensors' arrays cast to one dtype by MindSpore's promotion rules."""
     arrays = [t._data for t in ts]
     first = _dt.dtype_of(arrays[0])
     if any(_dt.dtype_of(a) is not first for a in arrays):
-        xs = xp()
-        target = xs.result_type(*arrays) if not _backend._current.is_numpy else np.result_type(*arrays)
-        arrays = [xs.astype(a, target) for a in arrays]
+        target = arrays[0]
+        for a in arrays[1:]:
+            target = _promote_pair(target, a, op)[0]
+        arrays = [a if a.dtype == target.dtype else xp().astype(a, target.dtype) for a in arrays]
     return arrays
 
 
