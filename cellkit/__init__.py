@@ -20,6 +20,8 @@ from . import ops  # noqa: E402  (attaches Tensor's operators)
 from .parameter import Parameter, ParameterTuple
 from .transforms import GradOperation, grad, value_and_grad
 from . import common  # noqa: E402
+from .jit_config import JitConfig
+from . import nn  # noqa: E402  (ms.nn, as in MindSpore)
 
 __version__ = "0.1.0"
 
@@ -34,5 +36,5 @@ __all__ = [
     "Tensor", "tensor", "Parameter", "ParameterTuple", "DType", "float16", "float32", "float64",
     "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool_", "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
-    "GradOperation", "ops", "common", "backend", "dtype",
+    "GradOperation", "ops", "common", "backend", "dtype", "nn", "JitConfig",
 ]

@@ -104,11 +104,13 @@ class _Run:
                 weight_nodes.append(w._node)
             with _ag.recording():
                 out = fn(*args, **kwargs)
+            self.output, self.aux = _split_aux(out, has_aux)
+            # The weights stay on the tape through the sweep: backward rules may ask
+            # which of their inputs are being differentiated.
+            self.leaf_grads = _ag.backpropagate(_seeds(self.output, sens))
         finally:
             for w, node in zip(weights, saved_nodes):
                 w._node = node
-        self.output, self.aux = _split_aux(out, has_aux)
-        self.leaf_grads = _ag.backpropagate(_seeds(self.output, sens))
         self.weight_nodes = weight_nodes
 
     def input_grads(self):

@@ -1,0 +1,14 @@
+"""``cellkit.nn``: Cell, Buffer and layers -- MindSpore's ``mindspore.nn``.
+
+>>> from cellkit import nn
+>>> nn.SequentialCell(nn.Dense(4, 1, has_bias=False), nn.ReLU())
+SequentialCell(
+  (0): Dense(input_channels=4, output_channels=1)
+  (1): ReLU()
+)
+"""
+from .buffer import Buffer
+from .cell import Cell
+from .cell_state import IncompatibleKeys
+from .hooks import RemovableHandle
+from .layers import *  # noqa: F401,F403

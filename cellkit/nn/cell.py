@@ -1,0 +1,642 @@
+"""``nn.Cell``: the building block of every network.
+
+A Cell owns Parameters, Buffers and child Cells, registered by assigning
+them as attributes, and defines its computation in ``construct``.  Calling
+the Cell runs ``construct`` -- directly when nothing is attached to it (the
+fast path), or through the hook, precision and input checks when something
+is (the slow path).
+
+This module holds registration, naming, traversal, modes and calling.  The
+other concerns live in their own mixins:
+
+- :mod:`cellkit.nn.cell_hooks` -- forward and backward hooks, custom ``bprop``;
+- :mod:`cellkit.nn.cell_state` -- ``state_dict`` / ``load_state_dict`` and their hooks;
+- :mod:`cellkit.nn.cell_precision` -- ``to_float``, input casting;
+- :mod:`cellkit.nn.cell_parallel` -- parallel and placement settings, recorded.
+
+>>> import cellkit as ms
+>>> from cellkit import nn, ops
+>>> class MyCell(nn.Cell):
+...     def construct(self, x, y):
+...         return ops.add(x, y)
+>>> print(MyCell()(ms.Tensor([1, 2, 3], ms.float32), ms.Tensor([4, 5, 6], ms.float32)))
+[5. 7. 9.]
+"""
+from __future__ import annotations
+
+import inspect
+from collections import OrderedDict
+
+from .. import context as _context
+from ..parameter import Parameter, ParameterTuple
+from ..tensor import Tensor
+from .buffer import Buffer
+from .cell_hooks import HookMixin
+from .cell_parallel import ParallelMixin
+from .cell_precision import PrecisionMixin
+from .cell_state import StateMixin
+
+__all__ = ["Cell"]
+
+# Names the spec forbids: a subclass may not define a method 'cast', nor attributes 'phase'/'cells'.
+_RESERVED_ATTRIBUTES = ("cells",)
+
+
+class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
+    """Base class of every network and layer.
+
+    Parameters
+    ----------
+    auto_prefix : bool
+        When a child Cell is assigned to this one, rename the child's
+        Parameters by their attribute path (``net.weight``).  Backbones keep
+        the default ``True``; wrappers such as optimizers and
+        ``TrainOneStepCell`` pass ``False`` so they do not rename the network
+        they wrap.
+    flags : dict, optional
+        Custom attributes, set with :meth:`add_flags`.
+
+    Notes
+    -----
+    A Cell starts in inference mode (``training is False``); see :meth:`set_train`.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "cast" in cls.__dict__:
+            raise TypeError(
+                f"Cell subclass '{cls.__name__}' must not define a method named 'cast': "
+                "the name is reserved by nn.Cell"
+            )
+
+    def __init__(self, auto_prefix=True, flags=None):
+        if not isinstance(auto_prefix, bool):
+            raise TypeError(f"For 'Cell', 'auto_prefix' must be a bool, but got {type(auto_prefix).__name__}")
+        # Registries are written with object.__setattr__: our own __setattr__ needs them to exist.
+        setattr_ = object.__setattr__
+        setattr_(self, "_params", OrderedDict())
+        setattr_(self, "_cells", OrderedDict())
+        setattr_(self, "_buffers", OrderedDict())
+        setattr_(self, "_non_persistent_buffers", set())
+        setattr_(self, "_params_tuples", OrderedDict())
+        setattr_(self, "_next_tuple_param_id", 1)  # Parameter$<k> names for ParameterTuple members
+        setattr_(self, "_auto_prefix", auto_prefix)
+        setattr_(self, "training", False)
+        setattr_(self, "requires_grad", False)
+        setattr_(self, "_flags", {})
+        setattr_(self, "_scope", None)
+        setattr_(self, "_param_prefix", "")
+        setattr_(self, "_cell_type", None)
+        setattr_(self, "_phase", "predict")
+        setattr_(self, "_inputs", None)
+        setattr_(self, "_kwargs_inputs", None)
+        setattr_(self, "_compiled", False)
+        self._init_hooks()
+        self._init_state_hooks()
+        self._init_precision()
+        self._init_parallel()
+        # True while calling the Cell may go straight to construct (see _refresh_call_path).
+        setattr_(self, "_fast_call", True)
+        self._refresh_call_path()
+        if flags:
+            if not isinstance(flags, dict):
+                raise TypeError(f"For 'Cell', 'flags' must be a dict, but got {type(flags).__name__}")
+            self.add_flags(**flags)
+
+    # ------------------------------------------------------------------ calling
+    def construct(self, *args, **kwargs):
+        """The computation; every subclass defines it."""
+        raise NotImplementedError(f"{type(self).__name__} must define construct(...)")
+
+    def __call__(self, *args, **kwargs):
+        if self._fast_call:
+            return self.construct(*args, **kwargs)
+        return self._call_with_extras(args, kwargs)
+
+    def _refresh_call_path(self):
+        """Choose the fast path when no hook, cast, input spec or custom bprop needs the slow one."""
+        fast = not (
+            self._has_hooks()
+            or self._has_custom_bprop()
+            or self._dst_type is not None
+            or self._inputs is not None
+            or self._kwargs_inputs is not None
+            or self._recompute_mode
+        )
+        object.__setattr__(self, "_fast_call", fast)
+
+    def _call_with_extras(self, args, kwargs):
+        if self._inputs is not None or self._kwargs_inputs is not None:
+            self._check_inputs_against_spec(args, kwargs)
+        if self._dst_type is not None:
+            args = self.auto_cast_inputs(args)
+        if _context.get_context("mode") == _context.GRAPH_MODE:
+            # Hooks do not run in graph mode, as in MindSpore.
+            return self.construct(*args, **kwargs)
+        return self._run_with_hooks(args, kwargs)
+
+    def compile(self, *args, **kwargs):
+        """Prepare the Cell for the given inputs.
+
+        In PyNative mode this validates the inputs against :meth:`set_inputs`
+        (when set), initialises lazily-created Parameters and marks the Cell
+        compiled.  Graph-mode compilation plugs in here.
+        """
+        if self._inputs is not None or self._kwargs_inputs is not None:
+            self._check_inputs_against_spec(args, kwargs)
+        self._check_construct_arity(args, kwargs)
+        self.init_parameters_data()
+        compiler = getattr(self, "_graph_compiler", None)
+        if compiler is not None:
+            compiler(self, args, kwargs)
+        object.__setattr__(self, "_compiled", True)
+
+    def compile_and_run(self, *args, **kwargs):
+        """Compile, then run the Cell; returns its output (calling the Cell is preferred)."""
+        self.compile(*args, **kwargs)
+        return self(*args, **kwargs)
+
+    def run_construct(self, cast_inputs, kwargs):
+        """Run ``construct`` (with hooks) on already-cast inputs. Deprecated in MindSpore."""
+        if not isinstance(cast_inputs, tuple):
+            raise TypeError(f"For 'run_construct', 'cast_inputs' must be a tuple, but got {type(cast_inputs).__name__}")
+        return self._run_with_hooks(cast_inputs, dict(kwargs or {}))
+
+    def exec_checkpoint_graph(self):
+        """Save-checkpoint graph step of MindSpore's graph executor: nothing to run in PyNative.
+
+        Returns the Cell's current parameter dictionary, which is what such a
+        graph would write.
+        """
+        return self.parameters_dict()
+
+    def get_func_graph_proto(self):
+        """The compiled graph's serialized form (needs graph mode: see the graph issue)."""
+        proto = getattr(self, "_graph_proto", None)
+        if proto is None:
+            raise RuntimeError(
+                f"{type(self).__name__} has no compiled graph: set GRAPH_MODE and call compile(...) first"
+            )
+        return proto
+
+    def _check_construct_arity(self, args, kwargs):
+        try:
+            inspect.signature(self.construct).bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"For '{type(self).__name__}.construct', the inputs do not match its signature: {exc}") from None
+
+    # ------------------------------------------------------------- set_inputs
+    def set_inputs(self, *inputs, **kwargs):
+        """Declare the inputs' shapes and dtypes (``None`` dims are dynamic).
+
+        Either all inputs positionally (full mode) or some by name
+        (incremental mode), not both.  Later calls are checked against them.
+        """
+        if inputs and kwargs:
+            raise ValueError("For 'set_inputs', give either positional inputs or keyword inputs, not both")
+        for value in list(inputs) + list(kwargs.values()):
+            if value is not None and not isinstance(value, (Tensor, int, float, bool, tuple, list)):
+                raise TypeError(f"For 'set_inputs', inputs must be Tensors, but got {type(value).__name__}")
+        if kwargs:
+            names = list(inspect.signature(self.construct).parameters)
+            for key in kwargs:
+                if key not in names:
+                    raise ValueError(f"For 'set_inputs', '{key}' is not an argument of construct{tuple(names)}")
+            object.__setattr__(self, "_kwargs_inputs", dict(kwargs))
+            object.__setattr__(self, "_inputs", None)
+        else:
+            object.__setattr__(self, "_inputs", tuple(inputs))
+            object.__setattr__(self, "_kwargs_inputs", None)
+        self._refresh_call_path()
+
+    def get_inputs(self):
+        """The inputs given to :meth:`set_inputs` (a tuple), or ``None``."""
+        if self._kwargs_inputs is not None:
+            return tuple(self._kwargs_inputs.values())
+        return self._inputs
+
+    def _check_inputs_against_spec(self, args, kwargs):
+        if self._inputs is not None:
+            pairs = list(zip(range(len(self._inputs)), self._inputs))
+            if len(args) != len(self._inputs):
+                raise ValueError(
+                    f"For '{type(self).__name__}', set_inputs declared {len(self._inputs)} input(s), "
+                    f"but the Cell was called with {len(args)}"
+                )
+            values = {i: a for i, a in enumerate(args)}
+        else:
+            names = list(inspect.signature(self.construct).parameters)
+            bound = dict(zip(names, args))
+            bound.update(kwargs)
+            pairs = list(self._kwargs_inputs.items())
+            values = bound
+        for key, spec in pairs:
+            if not isinstance(spec, Tensor) or key not in values:
+                continue
+            _check_one_input(type(self).__name__, key, spec, values[key])
+
+    # ------------------------------------------------------------- registration
+    def __setattr__(self, name, value):
+        try:
+            params = self.__dict__["_params"]
+        except KeyError:
+            if isinstance(value, (Parameter, Cell, ParameterTuple)):
+                raise AttributeError(
+                    f"For 'insert_param_to_cell', please call Cell.__init__() before assigning '{name}' "
+                    f"in {type(self).__name__}.__init__"
+                ) from None
+            object.__setattr__(self, name, value)
+            return
+        if name == "phase" and not isinstance(value, str):
+            raise TypeError(f"For 'Cell', the property 'phase' must be string type, but got type {type(value)}.")
+        if name in _RESERVED_ATTRIBUTES:
+            raise AttributeError(f"For 'Cell', '{name}' is a reserved name and cannot be used as an attribute")
+        if isinstance(value, Parameter):
+            self.insert_param_to_cell(name, value)
+        elif isinstance(value, ParameterTuple):
+            self._set_parameter_tuple(name, value)
+        elif isinstance(value, Cell):
+            self.insert_child_to_cell(name, value)
+        elif isinstance(value, Buffer) or (name in self._buffers and isinstance(value, Tensor)):
+            if not isinstance(value, Buffer) and name in self._buffers:
+                raise TypeError(
+                    f"For 'Cell', '{name}' is a buffer: assign an nn.Buffer (or call register_buffer), "
+                    f"not a plain {type(value).__name__}"
+                )
+            self.register_buffer(name, value)
+        elif name in params and params[name] is not None:
+            if isinstance(value, Tensor):
+                params[name].set_data(value)  # MindSpore: a Tensor assigned over a Parameter sets its data
+            elif value is None:
+                params[name] = None
+                object.__setattr__(self, name, None)
+            else:
+                raise TypeError(
+                    f"For 'Cell', '{name}' is a Parameter of {type(self).__name__}; it can be replaced by a "
+                    f"Parameter or a Tensor, but got {type(value).__name__}"
+                )
+        elif name in self._cells and self._cells[name] is not None and value is not None:
+            raise TypeError(
+                f"Sub cell '{name}' already exists in network, can not assign this type: '{type(value)}' as a cell."
+            )
+        else:
+            if isinstance(value, (list, tuple)):
+                _check_unique_parameter_names(name, value)
+            if name in self._cells:
+                self._cells[name] = None
+            if name in self._buffers and value is None:
+                self._buffers[name] = None
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name):
+        # Only called when normal lookup fails: entries added to the registries directly.
+        d = self.__dict__
+        for registry in ("_params", "_cells", "_buffers"):
+            table = d.get(registry)
+            if table is not None and name in table:
+                return table[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        for registry in (self._params, self._cells, self._buffers, self._params_tuples):
+            registry.pop(name, None)
+        self._non_persistent_buffers.discard(name)
+        if name in self.__dict__:
+            object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._params) | set(self._cells) | set(self._buffers))
+
+    def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+        """Register ``param`` under ``param_name`` (what ``self.name = Parameter(...)`` does).
+
+        Raises
+        ------
+        KeyError
+            If ``param_name`` is empty, or contains ``'.'`` while
+            ``check_name_contain_dot`` is True.
+        TypeError
+            If ``param`` is not a Parameter (or None).
+        """
+        if "_params" not in self.__dict__:
+            raise AttributeError("For 'insert_param_to_cell', please call Cell.__init__() firstly.")
+        if not param_name:
+            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not be None.")
+        if not isinstance(param_name, str):
+            raise TypeError(f"For 'insert_param_to_cell', 'param_name' must be a str, but got {type(param_name).__name__}")
+        if check_name_contain_dot and "." in param_name:
+            raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' should not contain '.': {param_name!r}")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(
+                f"For 'insert_param_to_cell', the argument 'param' must be 'Parameter' if not None, "
+                f"but got {type(param).__name__}"
+            )
+        if param is not None and param.name_was_generated:
+            # Rule 1: an unnamed Parameter takes the attribute's name.
+            param.name = param_name
+        self._cells.pop(param_name, None)
+        self._buffers.pop(param_name, None)
+        self._params[param_name] = param
+        object.__setattr__(self, param_name, param)
+
+    def _set_parameter_tuple(self, name, params):
+        """A ParameterTuple attribute: its members are this Cell's parameters too.
+
+        Unnamed members get ``Parameter$1``, ``Parameter$2`` ... from a counter
+        kept per Cell (rule 2 of the Parameter spec).
+        """
+        next_id = params.name_members(self._next_tuple_param_id)
+        object.__setattr__(self, "_next_tuple_param_id", next_id)
+        self._params_tuples[name] = params
+        object.__setattr__(self, name, params)
+
+    def insert_child_to_cell(self, child_name, child_cell):
+        """Register ``child_cell`` under ``child_name`` (what ``self.name = SomeCell()`` does).
+
+        Raises
+        ------
+        KeyError
+            If ``child_name`` is empty or contains ``'.'``.
+        TypeError
+            If ``child_name`` is not a str, or ``child_cell`` is not a Cell (or None).
+        """
+        if not isinstance(child_name, str):
+            raise TypeError(
+                f"For 'insert_child_to_cell', the type of parameter 'child_name' must be str, but got {type(child_name)}."
+            )
+        if not child_name or "." in child_name:
+            raise KeyError(
+                f"For 'insert_child_to_cell', the parameter 'child_name' can not be None and can not contain '.': {child_name!r}"
+            )
+        if child_cell is not None and not isinstance(child_cell, Cell):
+            raise TypeError(
+                f"For 'insert_child_to_cell', the argument 'child_cell' must be 'Cell' if not None, "
+                f"but got type {type(child_cell)}."
+            )
+        if child_cell is not None and self._auto_prefix:
+            child_cell.update_parameters_name(child_name + ".")
+        self._params.pop(child_name, None)
+        self._cells[child_name] = child_cell
+        object.__setattr__(self, child_name, child_cell)
+
+    # ------------------------------------------------------------------ traversal
+    def cells(self):
+        """The direct children (the registry's values view, as MindSpore returns)."""
+        return self._cells.values()
+
+    def name_cells(self):
+        """The direct children by name (an OrderedDict)."""
+        return OrderedDict((name, c) for name, c in self._cells.items() if c is not None)
+
+    def cells_and_names(self, cells=None, name_prefix=""):
+        """Every Cell in the tree with its dotted path, this one first (path ``''``).
+
+        Each Cell is yielded once even if it is reachable by several paths.
+        """
+        seen = set() if cells is None else cells
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        yield name_prefix, self
+        for name, child in self._cells.items():
+            if child is None:
+                continue
+            path = f"{name_prefix}.{name}" if name_prefix else name
+            yield from child.cells_and_names(seen, path)
+
+    def get_sub_cell(self, target):
+        """The Cell at dotted path ``target`` (``'net_b.net_c'``); AttributeError if absent."""
+        if not isinstance(target, str):
+            raise TypeError(f"For 'get_sub_cell', 'target' must be a str, but got {type(target).__name__}")
+        cell = self
+        if target == "":
+            return cell
+        walked = []
+        for part in target.split("."):
+            child = cell._cells.get(part)
+            if child is None:
+                where = ".".join(walked) or type(self).__name__
+                raise AttributeError(f"For 'get_sub_cell', {where} has no sub cell named '{part}' (target '{target}')")
+            walked.append(part)
+            cell = child
+        return cell
+
+    def _own_parameters(self):
+        """(attribute name, Parameter) pairs directly held, ParameterTuple members included."""
+        for name, p in self._params.items():
+            if p is not None:
+                yield name, p
+        for params in self._params_tuples.values():
+            for p in params:
+                yield p.name, p
+
+    def parameters_and_names(self, name_prefix="", expand=True):
+        """Every Parameter with its attribute path, each object once."""
+        seen = set()
+        cells = self.cells_and_names(name_prefix=name_prefix) if expand else [(name_prefix, self)]
+        for path, cell in cells:
+            for name, p in cell._own_parameters():
+                if id(p) in seen:
+                    continue
+                seen.add(id(p))
+                yield (f"{path}.{name}" if path else name), p
+
+    def get_parameters(self, expand=True):
+        """Every Parameter (an iterator), this Cell's and, with ``expand``, its children's."""
+        return (p for _, p in self.parameters_and_names(expand=expand))
+
+    def parameters_dict(self, recurse=True):
+        """An OrderedDict from each Parameter's name to the Parameter."""
+        return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def parameters_broadcast_dict(self, recurse=True):
+        """Like :meth:`parameters_dict`, leaving out layerwise-parallel Parameters (not broadcast)."""
+        return OrderedDict(
+            (p.name, p) for p in self.get_parameters(expand=recurse) if not p.layerwise_parallel
+        )
+
+    def trainable_params(self, recurse=True):
+        """The Parameters with ``requires_grad=True`` (a list)."""
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse=True):
+        """The Parameters with ``requires_grad=False`` (a list)."""
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def init_parameters_data(self, auto_parallel_mode=False):
+        """Create the data of lazily-initialised Parameters; returns ``{param: param}``."""
+        result = {}
+        for p in self.get_parameters():
+            p.init_data()
+            result[p] = p
+        return result
+
+    def update_parameters_name(self, prefix="", recurse=True):
+        """Rename each Parameter to ``prefix`` + its attribute path."""
+        if not isinstance(prefix, str):
+            raise TypeError(f"For 'update_parameters_name', 'prefix' must be a str, but got {type(prefix).__name__}")
+        for path, p in self.parameters_and_names(expand=recurse):
+            p.name = prefix + path
+
+    @property
+    def param_prefix(self):
+        """The prefix of this Cell's direct parameters, set by :meth:`update_cell_prefix`."""
+        return self._param_prefix
+
+    def update_cell_prefix(self):
+        """Set every descendant's ``param_prefix`` to its dotted path."""
+        for path, cell in self.cells_and_names():
+            object.__setattr__(cell, "_param_prefix", path)
+
+    def update_cell_type(self, cell_type):
+        """Record the Cell's type (used by quantization-aware training)."""
+        object.__setattr__(self, "_cell_type", cell_type)
+
+    @property
+    def cell_type(self):
+        return self._cell_type
+
+    def get_scope(self):
+        """The scope assigned by :meth:`generate_scope` (``None`` before)."""
+        return self._scope
+
+    def generate_scope(self):
+        """Give every Cell a scope string ``Default/<path>-<ClassName>``."""
+        for path, cell in self.cells_and_names():
+            scope = "Default" if not path else "Default/" + path.replace(".", "/") + "-" + type(cell).__name__
+            object.__setattr__(cell, "_scope", scope)
+
+    def check_names(self):
+        """Raise ValueError if two different Parameters in the network share a name."""
+        owners = {}
+        for path, p in self.parameters_and_names():
+            other = owners.get(p.name)
+            if other is not None:
+                raise ValueError(
+                    f"The value of parameter name '{p.name}' (at '{path}') already exists at '{other}'; "
+                    "every Parameter in a network needs a unique name"
+                )
+            owners[p.name] = path
+
+    def remove_redundant_parameters(self):
+        """Drop registry entries that are ``None`` (deleted Parameters)."""
+        for path, cell in self.cells_and_names():
+            for name in [n for n, p in cell._params.items() if p is None]:
+                del cell._params[name]
+
+    # ----------------------------------------------------------- flags and modes
+    def add_flags(self, **flags):
+        """Set custom attributes (also readable with :meth:`get_flags`); returns self."""
+        self._flags.update(flags)
+        for key, value in flags.items():
+            object.__setattr__(self, key, value)
+        return self
+
+    def add_flags_recursive(self, **flags):
+        """:meth:`add_flags` on this Cell and every descendant; returns self."""
+        for _, cell in self.cells_and_names():
+            cell.add_flags(**flags)
+        return self
+
+    def get_flags(self):
+        """The custom attributes set by :meth:`add_flags` (a dict)."""
+        return self._flags
+
+    def apply(self, fn):
+        """Call ``fn(cell)`` on every descendant, then on this Cell; returns self."""
+        if not callable(fn):
+            raise TypeError(f"For 'apply', 'fn' must be callable, but got {type(fn).__name__}")
+        for child in self.cells():
+            if child is not None:
+                child.apply(fn)
+        fn(self)
+        return self
+
+    def set_train(self, mode=True):
+        """Training mode (``True``) or inference (``False``) for this Cell and all below; returns self."""
+        if not isinstance(mode, (bool, int)):
+            raise TypeError(f"For 'set_train', 'mode' must be a bool, but got {type(mode).__name__}")
+        mode = bool(mode)
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "training", mode)
+            object.__setattr__(cell, "_phase", "train" if mode else "predict")
+        return self
+
+    @property
+    def phase(self):
+        return self._phase
+
+    @phase.setter
+    def phase(self, value):
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Cell', the property 'phase' must be string type, but got type {type(value)}.")
+        object.__setattr__(self, "_phase", value)
+
+    def set_grad(self, requires_grad=True):
+        """Mark the Cell as needing gradients (recorded; cellkit records only inside transforms); returns self."""
+        if not isinstance(requires_grad, (bool, int)):
+            raise TypeError(f"For 'set_grad', 'requires_grad' must be a bool, but got {type(requires_grad).__name__}")
+        object.__setattr__(self, "requires_grad", bool(requires_grad))
+        return self
+
+    # ------------------------------------------------------------------ printing
+    def extend_repr(self):
+        """Extra text shown inside this Cell's parentheses; layers override it."""
+        return ""
+
+    def __repr__(self):
+        extra = self.extend_repr()
+        children = [(name, c) for name, c in self._cells.items() if c is not None]
+        if not children:
+            return f"{type(self).__name__}({extra})"
+        lines = [f"{type(self).__name__}("]
+        if extra:
+            lines.append("  " + extra.replace("\n", "\n  "))
+        for name, child in children:
+            text = repr(child).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {text}")
+        lines.append(")")
+        return "\n".join(lines)
+
+    def _repr_html_(self):
+        from ..display import cell_html  # lazy: the runtime never needs the display layer
+
+        return cell_html(self)
+
+    @property
+    def cls_name(self):
+        return type(self).__name__
+
+    # Cells are compared and hashed by identity (dict keys, sets of visited cells).
+    __hash__ = object.__hash__
+
+
+def _check_unique_parameter_names(attribute, values):
+    """Rules 3 and 4: named Parameters in one list/tuple must differ; the same object twice is fine."""
+    owners = {}
+    for value in values:
+        if isinstance(value, Parameter):
+            other = owners.setdefault(value.name, value)
+            if other is not value:
+                raise ValueError(
+                    f"For '{attribute}', the Parameter name '{value.name}' already exists: "
+                    "every Parameter in a list or tuple needs a unique name"
+                )
+
+
+def _check_one_input(cell_name, key, spec, value):
+    """Compare one call input with its set_inputs declaration; ValueError/TypeError if they disagree."""
+    if not isinstance(value, Tensor):
+        raise TypeError(
+            f"For '{cell_name}', input {key!r} was declared by set_inputs as a Tensor, but got {type(value).__name__}"
+        )
+    if spec.dtype is not value.dtype:
+        raise TypeError(
+            f"For '{cell_name}', input {key!r} was declared by set_inputs with dtype {spec.dtype}, but got {value.dtype}"
+        )
+    declared, actual = tuple(spec.shape), tuple(value.shape)
+    if len(declared) != len(actual) or any(d != -1 and d != a for d, a in zip(declared, actual)):
+        raise ValueError(
+            f"For '{cell_name}', input {key!r} was declared by set_inputs with shape {list(declared)} "
+            f"(-1 is dynamic), but got shape {list(actual)}"
+        )

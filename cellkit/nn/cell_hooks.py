@@ -1,0 +1,218 @@
+"""Cell hooks: forward pre/post hooks, backward pre/post hooks, and custom ``bprop``.
+
+Forward hooks run around ``construct``.  Backward hooks are attached to the
+tape with :class:`~cellkit.nn.hooks.TapeGate`: one gate in front of the
+Cell's outputs (it sees ``grad_output`` first and runs the backward
+*pre*-hooks), one in front of its inputs (it sees ``grad_input`` last and
+runs the backward hooks).  A Cell with no hook registered never reaches
+this code: ``Cell.__call__`` goes straight to ``construct``.
+
+Hook signatures (every hook receives the Cell first):
+
+- ``forward_pre_hook(cell, inputs) -> None or new inputs``
+- ``forward_hook(cell, inputs, output) -> None or new output``
+- ``backward_pre_hook(cell, grad_output) -> None or new grad_output``
+- ``backward_hook(cell, grad_input, grad_output) -> None or new grad_input``
+
+``inputs``, ``grad_input`` and ``grad_output`` are tuples.
+"""
+from __future__ import annotations
+
+
+from .. import autograd as _ag
+from .. import backend as _backend
+from ..tensor import Tensor
+from .hooks import HookRegistry, RemovableHandle, TapeGate, check_hook
+
+__all__ = ["HookMixin"]
+
+
+def _as_tuple(value):
+    return value if isinstance(value, tuple) else (value,)
+
+
+class HookMixin:
+    """The hook half of ``nn.Cell``."""
+
+    def _init_hooks(self):
+        setattr_ = object.__setattr__
+        setattr_(self, "_forward_pre_hooks", HookRegistry())
+        setattr_(self, "_forward_hooks", HookRegistry())
+        setattr_(self, "_backward_pre_hooks", HookRegistry())
+        setattr_(self, "_backward_hooks", HookRegistry())
+        setattr_(self, "_bprop_debug", False)
+
+    def _has_hooks(self):
+        return bool(self._forward_pre_hooks or self._forward_hooks or self._backward_pre_hooks or self._backward_hooks)
+
+    def _has_custom_bprop(self):
+        return callable(getattr(type(self), "bprop", None))
+
+    def _add_hook(self, registry, hook, method):
+        check_hook(hook, method)
+        handle = RemovableHandle(registry, on_remove=self._refresh_call_path)
+        registry[handle.id] = hook
+        self._refresh_call_path()
+        return handle
+
+    def register_forward_pre_hook(self, hook_fn):
+        """Call ``hook_fn(cell, inputs)`` before each ``construct``; it may return new inputs.
+
+        Returns a handle whose ``remove()`` unregisters the hook.
+        """
+        return self._add_hook(self._forward_pre_hooks, hook_fn, "register_forward_pre_hook")
+
+    def register_forward_hook(self, hook_fn):
+        """Call ``hook_fn(cell, inputs, output)`` after each ``construct``; it may return a new output."""
+        return self._add_hook(self._forward_hooks, hook_fn, "register_forward_hook")
+
+    def register_backward_pre_hook(self, hook_fn):
+        """Call ``hook_fn(cell, grad_output)`` when the gradient reaches the Cell's outputs.
+
+        It may return a new ``grad_output`` (a tuple, one entry per output).
+        Runs only in PyNative mode, during a gradient transform.
+        """
+        return self._add_hook(self._backward_pre_hooks, hook_fn, "register_backward_pre_hook")
+
+    def register_backward_hook(self, hook_fn):
+        """Call ``hook_fn(cell, grad_input, grad_output)`` once the Cell's input gradients are known.
+
+        ``grad_input`` holds one gradient per input (``None`` for an input
+        whose gradient was not requested); returning a tuple replaces them.
+        """
+        return self._add_hook(self._backward_hooks, hook_fn, "register_backward_hook")
+
+    @property
+    def bprop_debug(self):
+        """Whether a custom ``bprop`` is run in debug mode (graph mode; recorded here)."""
+        return self._bprop_debug
+
+    @bprop_debug.setter
+    def bprop_debug(self, value):
+        if not isinstance(value, bool):
+            raise TypeError(f"For 'Cell', 'bprop_debug' must be a bool, but got {type(value).__name__}")
+        object.__setattr__(self, "_bprop_debug", value)
+
+    # ------------------------------------------------------------------ running
+    def _run_with_hooks(self, args, kwargs):
+        for hook in list(self._forward_pre_hooks.values()):
+            result = hook(self, args)
+            if result is not None:
+                args = _as_tuple(result)
+        recording = _ag._depth > 0
+        gate_state = None
+        if recording and (self._backward_hooks or self._backward_pre_hooks):
+            gate_state = {"grad_output": None}
+            if self._backward_hooks:
+                args = self._gate_inputs(args, gate_state)
+        if recording and self._has_custom_bprop():
+            output = self._run_custom_bprop(args, kwargs)
+        elif self._recompute_mode and recording:
+            output = self._run_recomputed(args, kwargs)
+        else:
+            output = self.construct(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            result = hook(self, args, output)
+            if result is not None:
+                output = result
+        if gate_state is not None:
+            output = self._gate_outputs(output, gate_state)
+        return output
+
+    def _run_recomputed(self, args, kwargs):
+        """Recompute support plugs in here (see the recompute issue); until then run normally."""
+        return self.construct(*args, **kwargs)
+
+    def _gate_inputs(self, args, gate_state):
+        def on_backward(grad_input):
+            host_grads = tuple(None if g is None else Tensor._from_array(g) for g in grad_input)
+            grad_output = gate_state["grad_output"] or ()
+            for hook in list(self._backward_hooks.values()):
+                result = hook(self, host_grads, grad_output)
+                if result is not None:
+                    host_grads = _check_replacement(result, host_grads, "backward hook", "grad_input")
+            return tuple(None if g is None else g._data for g in host_grads)
+
+        gate = TapeGate(args, on_backward, "CellInputsHook")
+        return gate.outputs
+
+    def _gate_outputs(self, output, gate_state):
+        single = not isinstance(output, tuple)
+        outputs = _as_tuple(output)
+
+        def on_backward(grad_output):
+            xp = _backend.current().xp
+            grads = tuple(
+                Tensor._from_array(xp.zeros_like(o._data) if g is None else g) if isinstance(o, Tensor) else None
+                for o, g in zip(outputs, grad_output)
+            )
+            for hook in list(self._backward_pre_hooks.values()):
+                result = hook(self, grads)
+                if result is not None:
+                    grads = _check_replacement(result, grads, "backward pre-hook", "grad_output")
+            gate_state["grad_output"] = grads
+            return tuple(None if g is None else g._data for g in grads)
+
+        gate = TapeGate(outputs, on_backward, "CellOutputsHook")
+        return gate.outputs[0] if single else gate.outputs
+
+    # -------------------------------------------------------------- custom bprop
+    def _run_custom_bprop(self, args, kwargs):
+        """Run ``construct`` off the tape; the Cell's ``bprop`` gives the input gradients."""
+        with _ag.no_recording():
+            plain = tuple(Tensor._from_array(a._data) if isinstance(a, Tensor) else a for a in args)
+            output = self.construct(*plain, **kwargs)
+        tensor_inputs = [a for a in args if isinstance(a, Tensor)]
+        if not any(t._node is not None for t in tensor_inputs) or not isinstance(output, Tensor):
+            return output
+        out_plain = Tensor._from_array(output._data)
+
+        def backward(g):
+            with _ag.no_recording():
+                grads = self.bprop(*plain, out_plain, Tensor._from_array(g))
+            grads = _as_tuple(grads)
+            if len(grads) != len(args):
+                raise ValueError(
+                    f"{type(self).__name__}.bprop must return one gradient per input ({len(args)}), "
+                    f"but returned {len(grads)}"
+                )
+            result = []
+            for arg, grad in zip(args, grads):
+                if isinstance(arg, Tensor):
+                    result.append(_fit_gradient(grad, arg))
+            return tuple(result)
+
+        return _ag.attach(output._data, "CustomBprop", backward, *tensor_inputs)
+
+
+def _fit_gradient(grad, like):
+    """A bprop gradient summed/cast to the input's shape and dtype (MindSpore does the same)."""
+    if grad is None:
+        return None
+    xp = _backend.current().xp
+    data = grad._data if isinstance(grad, Tensor) else Tensor(grad)._data
+    if tuple(data.shape) != tuple(like.shape):
+        if data.ndim >= like.ndim:
+            data = _ag.unbroadcast(data, like.shape)  # sum away broadcast axes
+        if tuple(data.shape) != tuple(like.shape):
+            try:
+                data = xp.broadcast_to(data, like.shape)
+            except (ValueError, RuntimeError):
+                raise ValueError(
+                    f"a custom bprop returned a gradient of shape {tuple(grad.shape)} for an input of shape {like.shape}"
+                ) from None
+    if data.dtype != like._data.dtype:
+        data = xp.astype(data, like._data.dtype)
+    return data
+
+
+def _check_replacement(result, current, who, what):
+    result = _as_tuple(result)
+    if len(result) != len(current):
+        raise ValueError(
+            f"a {who} returned {len(result)} gradient(s) for {what}, but the Cell has {len(current)}"
+        )
+    for r in result:
+        if r is not None and not isinstance(r, Tensor):
+            raise TypeError(f"a {who} must return Tensors (or None) for {what}, but got {type(r).__name__}")
+    return result

@@ -1,0 +1,291 @@
+"""Parallel, placement and compilation settings of a Cell, validated and recorded.
+
+MindSpore uses these to split a network across devices and processes.
+cellkit runs in one process on one device, so each setting is checked as
+MindSpore checks it and then *recorded* -- on the Cell (``parallel_config``)
+and, where it concerns weights, on the Parameters -- so that displays and
+state can show it.  What single-process execution does with each one is
+said in its docstring.  ``flatten_weights`` is the exception: it really
+regroups the weights into contiguous buffers.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import numpy as np
+
+from .. import backend as _backend
+from ..jit_config import JitConfig  # noqa: F401  (re-exported)
+
+__all__ = ["ParallelMixin", "BOOST_ALGORITHMS"]
+
+# The boost algorithms MindSpore accepts for set_boost.
+BOOST_ALGORITHMS = ("less_bn",)
+
+_RECOMPUTE_KEYS = ("mp_comm_recompute", "parallel_optimizer_comm_recompute", "recompute_slice_activation")
+
+
+def _check_int(value, name, minimum=None):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"The input value of '{name}' must be int, but got '{type(value).__name__}'")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"The input value of '{name}' must be int and must >= {minimum}, but got '{value}'")
+    return int(value)
+
+
+def _check_strategy(strategy, name):
+    """A sharding strategy: a tuple of tuples of positive ints (or None)."""
+    if strategy is None:
+        return None
+    if not isinstance(strategy, (tuple, list)):
+        raise TypeError(f"For 'shard', '{name}' must be a tuple, but got {type(strategy).__name__}")
+    for item in strategy:
+        if item is None:
+            continue
+        parts = item if isinstance(item, (tuple, list)) else (item,)
+        for p in parts:
+            if isinstance(p, bool) or not isinstance(p, int) or p < 1:
+                raise ValueError(f"For 'shard', every entry of '{name}' must be a positive int, but got {item!r}")
+    return tuple(tuple(i) if isinstance(i, (tuple, list)) else i for i in strategy)
+
+
+class ParallelMixin:
+    """Parallel and placement settings of ``nn.Cell``."""
+
+    def _init_parallel(self):
+        object.__setattr__(self, "parallel_config", OrderedDict())
+        object.__setattr__(self, "_pipeline_stage", -1)
+        object.__setattr__(self, "_recompute_mode", False)
+        object.__setattr__(self, "_recompute_options", {})
+        object.__setattr__(self, "_parameter_layout_dict", {})
+        object.__setattr__(self, "_jit_config", None)
+        object.__setattr__(self, "_flat_weight_buffers", [])
+
+    def _record(self, key, value):
+        self.parallel_config[key] = value
+
+    def shard(self, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
+        """Record how inputs, outputs and named Parameters would be split across devices.
+
+        Single process: the Cell runs unsplit; the strategy is kept in
+        ``parallel_config['shard']`` and each planned Parameter's
+        ``shard_strategy``.  Returns the Cell, callable as before.
+        """
+        in_strategy = _check_strategy(in_strategy, "in_strategy")
+        out_strategy = _check_strategy(out_strategy, "out_strategy")
+        if parameter_plan is not None and not isinstance(parameter_plan, dict):
+            raise TypeError(f"For 'shard', 'parameter_plan' must be a dict or None, but got {type(parameter_plan).__name__}")
+        if device not in ("CPU", "GPU", "Ascend"):
+            raise ValueError(f"For 'shard', 'device' must be 'CPU', 'GPU' or 'Ascend', but got {device!r}")
+        if level not in (0, 1, 2):
+            raise ValueError(f"For 'shard', 'level' must be 0, 1 or 2, but got {level!r}")
+        params = dict(self.parameters_and_names())
+        for name, plan in (parameter_plan or {}).items():
+            key = name[len("self."):] if name.startswith("self.") else name
+            if key in params:
+                params[key].shard_strategy = _check_strategy((plan,), "parameter_plan")[0]
+        self._record("shard", {"in_strategy": in_strategy, "out_strategy": out_strategy,
+                               "parameter_plan": dict(parameter_plan or {}), "device": device, "level": level})
+        return self
+
+    def place(self, role, rank_id):
+        """Record the process (``role``, ``rank_id``) this Cell's ops would run on.
+
+        Single process: everything runs here; the label is recorded.
+        """
+        if role != "MS_WORKER":
+            raise ValueError(f"For 'place', 'role' must be 'MS_WORKER', but got {role!r}")
+        self._record("place", {"role": role, "rank_id": _check_int(rank_id, "rank_id", 0)})
+        for _, cell in self.cells_and_names():
+            cell.parallel_config["place"] = self.parallel_config["place"]
+
+    def offload(self, backward_prefetch="Auto"):
+        """Record that activations would be kept on the host between forward and backward.
+
+        Single process on one device: activations stay where they are.
+        """
+        if isinstance(backward_prefetch, str):
+            if backward_prefetch != "Auto":
+                raise ValueError(
+                    f"For '{type(self).__name__}', the 'backward_prefetch' must be str and must be in "
+                    f"'['Auto']', but got '{backward_prefetch}'."
+                )
+        else:
+            _check_int(backward_prefetch, "backward_prefetch", 0)
+        self._record("offload", {"backward_prefetch": backward_prefetch})
+
+    def set_comm_fusion(self, fusion_type, recurse=True):
+        """Set ``comm_fusion`` on every Parameter (gradient all-reduce grouping; recorded)."""
+        fusion_type = _check_int(fusion_type, "fusion_type", 0)
+        for p in self.get_parameters(expand=recurse):
+            p.comm_fusion = fusion_type
+        self._record("comm_fusion", fusion_type)
+        return self
+
+    def set_data_parallel(self):
+        """Record a data-parallel strategy for every op without one (single process: no split)."""
+        for _, cell in self.cells_and_names():
+            cell.parallel_config["data_parallel"] = True
+
+    def set_auto_parallel(self):
+        """Record that the Cell is to be compiled in auto-parallel mode."""
+        self._record("auto_parallel", True)
+
+    def set_broadcast_flag(self, mode=True):
+        """Record whether parameters are broadcast from rank 0 at start (one process: nothing to send)."""
+        self._record("broadcast", bool(mode))
+        return self
+
+    def set_param_ps(self, recurse=True, init_in_server=False):
+        """Mark trainable Parameters as held by a parameter server (recorded on each Parameter)."""
+        if not isinstance(init_in_server, bool):
+            raise TypeError(f"For 'set_param_ps', 'init_in_server' must be a bool, but got {type(init_in_server).__name__}")
+        for p in self.trainable_params(recurse):
+            p.set_param_ps(init_in_server)
+        self._record("param_ps", {"init_in_server": init_in_server})
+
+    def set_parallel_input_with_inputs(self, *inputs):
+        """Record the inputs that would be sliced by the parallel strategy (one process: unsliced)."""
+        self._record("parallel_inputs", tuple(getattr(i, "shape", None) for i in inputs))
+
+    def load_parameter_slice(self, params):
+        """Replace Parameters' data by name from ``params`` (a dict name -> Tensor)."""
+        if not isinstance(params, dict):
+            raise TypeError(f"For 'load_parameter_slice', 'params' must be a dict, but got {type(params).__name__}")
+        own = self.parameters_dict()
+        for name, value in params.items():
+            if name in own:
+                own[name].set_data(value)
+
+    @property
+    def pipeline_stage(self):
+        """The pipeline stage this Cell is assigned to (``-1``: none)."""
+        return self._pipeline_stage
+
+    @pipeline_stage.setter
+    def pipeline_stage(self, value):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"For 'Cell', the property 'pipeline_stage' must be int type, but got type : {type(value)}")
+        if value < 0:
+            raise ValueError(f"For 'Cell', the property 'pipeline_stage' can not be less than 0, but got {value}")
+        object.__setattr__(self, "_pipeline_stage", value)
+        self._record("pipeline_stage", value)
+
+    def infer_param_pipeline_stage(self):
+        """The trainable Parameters that belong to this Cell's pipeline stage.
+
+        A Parameter's stages are those given with ``Parameter.add_pipeline_stage``
+        plus the stage of the innermost Cell holding it that has one.
+
+        Raises
+        ------
+        RuntimeError
+            If a trainable Parameter belongs to no stage at all.
+        """
+        from_cells = {}
+        for _, cell in self.cells_and_names():  # parents come first, so inner Cells override
+            if cell._pipeline_stage >= 0:
+                for p in cell.get_parameters():
+                    from_cells[id(p)] = cell._pipeline_stage
+        current = max(self._pipeline_stage, 0)
+        result = []
+        for p in self.trainable_params():
+            stages = list(getattr(p, "pipeline_stages", None) or [])
+            if id(p) in from_cells:
+                stages.append(from_cells[id(p)])
+            if not stages:
+                raise RuntimeError(
+                    f"Parameter '{p.name}' belongs to no pipeline stage: set 'pipeline_stage' on a Cell holding it"
+                )
+            if current in stages:
+                result.append(p)
+        return result
+
+    @property
+    def parameter_layout_dict(self):
+        """The tensor layout of each Parameter under a parallel strategy (empty: nothing is split)."""
+        return self._parameter_layout_dict
+
+    def set_boost(self, boost_type):
+        """Enable a training-boost algorithm (recorded; ``'less_bn'`` is the one MindSpore knows)."""
+        if boost_type not in BOOST_ALGORITHMS:
+            raise ValueError(
+                f"For 'set_boost', the argument 'boost_type' must be one of {BOOST_ALGORITHMS}, but got {boost_type!r}."
+            )
+        self._record("boost", boost_type)
+        return self
+
+    def set_jit_config(self, jit_config):
+        """Set the graph-mode compile options (a :class:`JitConfig`)."""
+        if not hasattr(jit_config, "jit_config_dict"):
+            raise TypeError(f"For 'set_jit_config', 'jit_config' must be a JitConfig, but got {type(jit_config).__name__}")
+        object.__setattr__(self, "_jit_config", jit_config)
+        self._record("jit_config", dict(jit_config.jit_config_dict))
+
+    def recompute(self, **kwargs):
+        """Mark the Cell for recomputation: its activations are recomputed in backward.
+
+        Keyword options (bools): ``mp_comm_recompute``,
+        ``parallel_optimizer_comm_recompute``, ``recompute_slice_activation``
+        (the communication ones only matter in parallel runs; recorded).
+        ``mode=False`` (the older spelling, ``recompute(mode=True)``) switches it off.
+        """
+        mode = kwargs.pop("mode", True)
+        if not isinstance(mode, bool):
+            raise TypeError(f"For 'recompute', 'mode' must be a bool, but got {type(mode).__name__}")
+        for key, value in kwargs.items():
+            if key not in _RECOMPUTE_KEYS:
+                raise ValueError(
+                    f"For 'recompute', keyword '{key}' is not recognized! the key kwargs must be "
+                    + ", ".join(f"'{k}'" for k in _RECOMPUTE_KEYS)
+                )
+            if not isinstance(value, bool):
+                raise TypeError(f"The parameter '{key}' must be <class 'bool'>, but got {type(value)}")
+        options = {"mp_comm_recompute": True, "parallel_optimizer_comm_recompute": False,
+                   "recompute_slice_activation": False}
+        options.update(kwargs)
+        object.__setattr__(self, "_recompute_mode", mode)
+        object.__setattr__(self, "_recompute_options", options)
+        for p in self.get_parameters():
+            if options["parallel_optimizer_comm_recompute"]:
+                p.parallel_optimizer_comm_recompute = True
+        self._refresh_call_path()
+
+    def flatten_weights(self, fusion_size=0):
+        """Regroup the trainable Parameters into contiguous buffers, one per dtype.
+
+        Each Parameter's data becomes a view into its group's buffer, so one
+        optimizer step could update a whole group at once.  With
+        ``fusion_size > 0`` (bytes) a group is split into buffers no larger
+        than that (a Parameter bigger than ``fusion_size`` gets its own).
+        Returns the list of buffers (backend arrays).
+        """
+        fusion_size = _check_int(fusion_size, "fusion_size", 0)
+        xp = _backend.current().xp
+        groups = OrderedDict()
+        for p in self.trainable_params():
+            groups.setdefault(p.dtype, []).append(p)
+        buffers = []
+        for dtype, params in groups.items():
+            chunk, chunk_bytes = [], 0
+            chunks = []
+            for p in params:
+                nbytes = p.size * dtype.itemsize
+                if fusion_size and chunk and chunk_bytes + nbytes > fusion_size:
+                    chunks.append(chunk)
+                    chunk, chunk_bytes = [], 0
+                chunk.append(p)
+                chunk_bytes += nbytes
+            if chunk:
+                chunks.append(chunk)
+            for members in chunks:
+                flat = xp.concat([xp.reshape(p._data, (-1,)) for p in members])
+                offset = 0
+                for p in members:
+                    n = p.size
+                    p._data = xp.reshape(flat[offset:offset + n], p.shape)
+                    offset += n
+                buffers.append(flat)
+        object.__setattr__(self, "_flat_weight_buffers", buffers)
+        self._record("flatten_weights", {"fusion_size": fusion_size, "buffers": len(buffers)})
+        return buffers

@@ -1,0 +1,71 @@
+"""Mixed precision for Cells: ``to_float``, ``cast_inputs``, ``auto_cast_inputs``, ``cast_param``.
+
+``to_float(dst)`` makes a Cell (and every Cell below it) cast its floating
+inputs to ``dst`` before ``construct``.  The most recent call wins, even a
+parent's call made after its children's (as in MindSpore).
+"""
+from __future__ import annotations
+
+from .. import dtype as _dt
+from ..ops import creation
+from ..tensor import Tensor
+
+__all__ = ["PrecisionMixin"]
+
+_ALLOWED = (_dt.float16, _dt.float32, _dt.bfloat16)
+
+
+def _cast_tree(value, dst):
+    """Cast floating Tensors (also inside tuples and lists) to ``dst``; leave the rest."""
+    if isinstance(value, Tensor):
+        if value.dtype.is_floating_point and value.dtype is not dst:
+            return creation.cast(value, dst)
+        return value
+    if isinstance(value, tuple):
+        return tuple(_cast_tree(v, dst) for v in value)
+    if isinstance(value, list):
+        return [_cast_tree(v, dst) for v in value]
+    return value
+
+
+class PrecisionMixin:
+    """The mixed-precision part of ``nn.Cell``."""
+
+    def _init_precision(self):
+        object.__setattr__(self, "_dst_type", None)
+
+    def to_float(self, dst_type):
+        """Run this Cell and all Cells below it with floating inputs cast to ``dst_type``.
+
+        Raises
+        ------
+        ValueError
+            If ``dst_type`` is not float16, float32 or bfloat16.
+        """
+        if dst_type not in _ALLOWED:
+            raise ValueError(
+                "For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
+                f"mstype.bfloat16, but got {dst_type!r}"
+            )
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "_dst_type", dst_type)
+            cell._refresh_call_path()
+        return self
+
+    def cast_inputs(self, inputs, dst_type):
+        """``inputs`` (a tuple) with every floating Tensor cast to ``dst_type``."""
+        if not isinstance(inputs, tuple):
+            raise TypeError(f"For 'cast_inputs', 'inputs' must be a tuple, but got {type(inputs).__name__}")
+        return tuple(_cast_tree(v, _dt.to_dtype(dst_type)) for v in inputs)
+
+    def auto_cast_inputs(self, inputs):
+        """``inputs`` cast to the type set by :meth:`to_float` (unchanged if none was set)."""
+        if self._dst_type is None:
+            return tuple(inputs)
+        return self.cast_inputs(tuple(inputs), self._dst_type)
+
+    def cast_param(self, param):
+        """``param`` cast to the :meth:`to_float` type for computing (the Parameter itself is unchanged)."""
+        if self._dst_type is None or not param.dtype.is_floating_point or param.dtype is self._dst_type:
+            return param
+        return creation.cast(param, self._dst_type)
