@@ -97,10 +97,14 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         if rounding_mode == "floor":
             out = _compute(x.floor_divide, A, B, "div")
+        elif integral:
+            # Integer truncation without a detour through floats: floor, then
+            # step back towards zero where the signs differ and it did not divide.
+            out = _compute(x.floor_divide, A, B, "div")
+            inexact = (A - out * B) != 0
+            out = x.where(inexact & ((A < 0) != (B < 0)), out + 1, out)
         else:
             out = x.trunc(_compute(x.divide, A, B, "div"))
-            if integral:
-                out = x.astype(out, ref.dtype)
         return wrap(out)
     if integral:
         f32 = _dt.float32.to_backend(x)

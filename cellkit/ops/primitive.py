@@ -9,11 +9,11 @@ them; calling it runs the matching functional op.
 >>> from cellkit import ops
 >>> add = ops.Add()
 >>> add
-Add
+Prim[Add]
 >>> print(add(ms.Tensor([-1.0, 2.0]), 1.0))
 [0. 3.]
 >>> ops.MatMul(transpose_b=True)
-MatMul<transpose_a=False, transpose_b=True>
+Prim[MatMul]<transpose_a=False, transpose_b=True>
 """
 from __future__ import annotations
 
@@ -64,10 +64,11 @@ class Primitive:
         return self
 
     def __repr__(self):
+        # MindSpore's spelling: Prim[MatMul]<transpose_a=False, transpose_b=True>
         if not self.attrs:
-            return self.name
+            return f"Prim[{self.name}]"
         inner = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
-        return f"{self.name}<{inner}>"
+        return f"Prim[{self.name}]<{inner}>"
 
     def __call__(self, *args):  # pragma: no cover - every subclass overrides it
         raise NotImplementedError(f"{self.name} does not define __call__")

@@ -42,7 +42,10 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         target = _dt.to_dtype(dtype).to_backend(xs)
     elif _dt.dtype_of(arr).kind in ("bool", "int", "uint"):
         target = _dt.int64.to_backend(xs)
-    out = xs.sum(arr, axis=axes, keepdims=bool(keepdim), dtype=target)
+    counted = arr
+    if _dt.dtype_of(arr) is _dt.bool_:
+        counted = xs.astype(arr, target)  # the array API sums numbers, not booleans
+    out = xs.sum(counted, axis=axes, keepdims=bool(keepdim), dtype=target)
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
     shape = arr.shape
