@@ -61,12 +61,16 @@ def matmul(input, other):
     batch = np.broadcast_shapes(tuple(A2.shape[:-2]), tuple(B2.shape[:-2]))
     out_shape2 = batch + (A2.shape[-2], B2.shape[-1])
 
+    # Decide now which sides need a gradient: a weight's tape link is gone
+    # once its transform finishes.
+    track_a, track_b = a._node is not None, b._node is not None
+
     def backward(g):
         g2 = xs.reshape(g, out_shape2)
         ga = gb = None
-        if a._node is not None:
+        if track_a:
             ga = xs.reshape(unbroadcast(xs.matmul(g2, xs.matrix_transpose(B2)), A2.shape), A.shape)
-        if b._node is not None:
+        if track_b:
             gb = xs.reshape(unbroadcast(xs.matmul(xs.matrix_transpose(A2), g2), B2.shape), B.shape)
         return ga, gb
 

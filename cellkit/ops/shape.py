@@ -186,7 +186,7 @@ def concat(tensors, axis=0):
     def backward(g):
         grads, start = [], 0
         for size, dt in zip(sizes, dtypes):
-            index = (slice(None),) * axis + (slice(start, start + size),)
+            index = (slice(None),) * axis + (slice(start, start + size), Ellipsis)
             piece = g[index]
             grads.append(piece if piece.dtype == dt else xp().astype(piece, dt))
             start += size
@@ -424,6 +424,23 @@ def _index_key(key):
     return (tuple(converted) if isinstance(key, tuple) else converted[0]), basic
 
 
+def _basic_shape(shape, key):
+    """The shape ``array[key]`` has, for a key of ints, slices and one Ellipsis."""
+    explicit = sum(1 for p in key if p is not Ellipsis)
+    dims, out, i = list(shape), [], 0
+    for part in key:
+        if part is Ellipsis:
+            span = len(dims) - explicit
+            out.extend(dims[i:i + span])
+            i += span
+        elif isinstance(part, slice):
+            out.append(len(range(*part.indices(dims[i]))))
+            i += 1
+        else:  # an int drops its axis
+            i += 1
+    return tuple(out + dims[i:])
+
+
 def getitem(input, key):
     """``input[key]``, differentiable (the gradient is scattered back)."""
     x = tensor_arg(input, "input", "getitem")
@@ -453,7 +470,10 @@ def getitem(input, key):
             return (grad,)
         grad = xs.zeros(arr.shape, dtype=g.dtype, device=be.device)
         if basic:
-            grad[index] = g
+            # The array API refuses ``None`` when assigning: drop the new axes
+            # (all of length 1) from both the key and the gradient.
+            target = tuple(p for p in index if p is not None)
+            grad[target] = g if len(target) == len(index) else xs.reshape(g, _basic_shape(arr.shape, target))
             return (grad,)
         if hasattr(index, "dtype") and _dt.dtype_of(index) is _dt.bool_:
             grad[index] = g  # a boolean mask picks each element once
