@@ -85,6 +85,32 @@ class Backend:
         cpu = self.xp.Device("CPU_DEVICE")
         return np.asarray(array.to_device(cpu))
 
+    # -- scatter-add (the backward of gathers and fancy indexing) ----------
+    def scatter_add_rows(self, rows, index, length):
+        """Sum ``rows[i]`` into row ``index[i]`` of a zero array with ``length`` rows.
+
+        NumPy has ``add.at`` and CuPy ``cupyx.scatter_add``; any other
+        namespace multiplies by a one-hot matrix, which it can do on its own
+        device.
+        """
+        out_shape = (length,) + tuple(rows.shape[1:])
+        if self.is_numpy:
+            out = np.zeros(out_shape, dtype=rows.dtype)
+            np.add.at(out, index, rows)
+            return out
+        if self.name == "cupy":
+            import cupy
+            import cupyx
+
+            out = cupy.zeros(out_shape, dtype=rows.dtype)
+            cupyx.scatter_add(out, index, rows)
+            return out
+        xp = self.xp
+        positions = xp.arange(length, device=self.device)
+        one_hot = xp.astype(xp.reshape(index, (-1, 1)) == xp.reshape(positions, (1, -1)), rows.dtype)
+        flat = xp.reshape(rows, (rows.shape[0], -1))
+        return xp.reshape(xp.matmul(xp.matrix_transpose(one_hot), flat), out_shape)
+
     # -- random numbers --------------------------------------------------
     def random_uniform(self, generator, shape, dtype):
         """Uniform [0, 1) samples drawn on the host and moved explicitly.

@@ -204,3 +204,15 @@ def test_backend_env_unset_starts_on_numpy_quietly():
                             capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "numpy"
+
+
+def test_backend_scatter_add_rows_agrees_on_every_backend():
+    rows = np.arange(8.0).reshape(4, 2)
+    index = np.array([2, 0, 2, 1])
+    expected = np.array([[2.0, 3.0], [6.0, 7.0], [4.0 + 0.0, 6.0 + 0.0]])
+    expected[2] = rows[0] + rows[2]
+    np.testing.assert_array_equal(backend.NUMPY.scatter_add_rows(rows, index, 3), expected)
+    with backend.use("strict") as b:
+        got = b.scatter_add_rows(b.from_host(rows), b.from_host(index), 3)
+        assert got.device == b.device
+        np.testing.assert_array_equal(b.to_host(got), expected)

@@ -358,6 +358,13 @@ def test_tensor_slicing_and_advanced_indexing(backend):
         (lambda z: z[T([2, 0, 2])], lambda r: r[[2, 0, 2]]),
         (lambda z: z[T([True, False, True])], lambda r: r[[True, False, True]]),
         (lambda z: z[z > 5], lambda r: r[r > 5]),
+        (lambda z: z[:, [0, 2]], lambda r: r[:, [0, 2]]),
+        (lambda z: z[[0, 2], 1:3], lambda r: r[[0, 2], 1:3]),
+        (lambda z: z[[0, 2], [1, 1]], lambda r: r[[0, 2], [1, 1]]),
+        (lambda z: z[T([[0], [2]]), T([1, 3])], lambda r: r[[[0], [2]], [1, 3]]),
+        (lambda z: z[1, T([3, 0])], lambda r: r[1, [3, 0]]),
+        (lambda z: z[[-1, 0]], lambda r: r[[-1, 0]]),
+        (lambda z: z[::-1, 0], lambda r: r[::-1, 0]),
     ]
     for pick, expected in cases:
         np.testing.assert_array_equal(host(pick(m)), expected(ref))
@@ -366,6 +373,10 @@ def test_tensor_slicing_and_advanced_indexing(backend):
 def test_tensor_index_out_of_bounds_raises_index_error(backend):
     with pytest.raises(IndexError, match=r"shape \(3,\)"):
         T([1.0, 2.0, 3.0])[5]
+    m = T(np.ones((2, 2)))
+    for key in ([5], [-3], (0, [2]), T([2])):
+        with pytest.raises(IndexError, match=r"out of bounds for a tensor of shape \(2, 2\)"):
+            m[key]
 
 
 def test_tensor_index_with_bad_key_raises_type_error(backend):
@@ -386,6 +397,10 @@ def test_tensor_indexing_is_differentiable(backend):
     m = T(np.arange(6.0).reshape(2, 3))
     g = ms.grad(lambda t: t[:, 1].sum() + t[1, 2] * 3)(m)
     assert host(g).tolist() == [[0, 1, 0], [0, 1, 3]]
+    g = ms.grad(lambda t: t[:, [0, 0, 2]].sum() + t[[1, 1], [2, 2]].sum())(m)
+    assert host(g).tolist() == [[2, 0, 1], [2, 0, 3]]
+    g = ms.grad(lambda t: t[None, 1].sum())(m)
+    assert host(g).tolist() == [[0, 0, 0], [1, 1, 1]]
 
 
 def test_tensor_setitem_in_place(backend):

@@ -312,22 +312,8 @@ def broadcast_to(input, shape):
 
 # -- gathering and indexing ------------------------------------------------------
 def _scatter_add_rows(rows, index, length):
-    """Sum ``rows[i]`` into row ``index[i]`` of a zero array with ``length`` rows.
-
-    NumPy does it with ``add.at``; the portable path multiplies by a one-hot
-    matrix, which every array namespace can do on its own device.
-    """
-    be = _backend._current
-    xs = be.xp
-    out_shape = (length,) + tuple(rows.shape[1:])
-    if be.is_numpy:
-        out = np.zeros(out_shape, dtype=rows.dtype)
-        np.add.at(out, index, rows)
-        return out
-    positions = xs.arange(length, device=be.device)
-    one_hot = xs.astype(xs.reshape(index, (-1, 1)) == xs.reshape(positions, (1, -1)), rows.dtype)
-    flat = xs.reshape(rows, (rows.shape[0], -1))
-    return xs.reshape(xs.matmul(xs.matrix_transpose(one_hot), flat), out_shape)
+    """Sum ``rows[i]`` into row ``index[i]`` of a zero array with ``length`` rows."""
+    return _backend._current.scatter_add_rows(rows, index, length)
 
 
 def _int_index_array(indices, op):
@@ -441,15 +427,85 @@ def _basic_shape(shape, key):
     return tuple(out + dims[i:])
 
 
+def _host_key(key):
+    """``key`` with every index array brought to the host (explicitly), for NumPy's rules."""
+    parts = key if isinstance(key, tuple) else (key,)
+    converted = []
+    for part in parts:
+        if isinstance(part, Tensor):
+            part = part.asnumpy()
+        elif isinstance(part, list):
+            part = np.asarray(part)
+        converted.append(part)
+    return tuple(converted) if isinstance(key, tuple) else converted[0]
+
+
+def _is_whole_array_key(index):
+    """One index array (integers or a mask) that the array API can apply as it is."""
+    return hasattr(index, "dtype") and hasattr(index, "shape")
+
+
 def getitem(input, key):
-    """``input[key]``, differentiable (the gradient is scattered back)."""
+    """``input[key]`` with NumPy's indexing rules, differentiable (the gradient is scattered back).
+
+    On NumPy the key is applied directly.  Array-API devices (CuPy, the strict
+    test device) apply basic keys, one integer array and one boolean mask
+    directly; other advanced keys (an index array beside slices ...) are
+    resolved on the host into flat positions and gathered on the device.
+    """
     x = tensor_arg(input, "input", "getitem")
     arr = x._data
-    if not _backend._current.is_numpy and isinstance(key, (Tensor, list, np.ndarray)):
-        picks = key if isinstance(key, Tensor) else Tensor(key)
-        if picks.dtype.kind in ("int", "uint") and picks.ndim > 0:
-            # One integer array picks rows: the array API spells that ``take``.
-            return gather(x, picks, 0)
+    be = _backend._current
+    if be.is_numpy:
+        return _getitem_numpy(x, arr, key)
+    xs = be.xp
+    index, basic = _index_key(key)
+    positions = None
+    if basic:
+        mode, native = "basic", index
+    elif _is_whole_array_key(index) and _dt.dtype_of(index) is _dt.bool_:
+        mode, native = "mask", index  # a mask must be the sole index in the array API
+    elif _is_whole_array_key(index) and arr.ndim:
+        # One integer array picks rows: the array API spells that ``take``.
+        try:
+            return gather(x, wrap(xs.where(index < 0, index + arr.shape[0], index)), 0)
+        except ValueError as exc:
+            raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
+    else:
+        mode, native = "positions", None
+    try:
+        if native is not None:
+            out = arr[native]
+        else:
+            positions = np.arange(int(np.prod(arr.shape)), dtype=np.int64).reshape(arr.shape)[_host_key(key)]
+    except IndexError as exc:
+        raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
+    if positions is not None:
+        flat = xs.take(xs.reshape(arr, (-1,)), be.from_host(positions.reshape(-1)), axis=0)
+        out = xs.reshape(flat, positions.shape)
+    if _ag._depth == 0 or x._node is None:
+        return wrap(out)
+    size = int(np.prod(arr.shape))
+
+    def backward(g):
+        if mode in ("basic", "mask"):  # each element is picked at most once: assign
+            grad = xs.zeros(arr.shape, dtype=g.dtype, device=be.device)
+            if mode == "basic":
+                # The array API refuses ``None`` when assigning: drop the new axes
+                # (all of length 1) from both the key and the gradient.
+                target = tuple(p for p in native if p is not None)
+                grad[target] = g if len(target) == len(native) else xs.reshape(g, _basic_shape(arr.shape, target))
+            else:
+                grad[native] = g
+            return (grad,)
+        where = be.from_host(positions.reshape(-1))
+        summed = _scatter_add_rows(xs.reshape(g, (-1,)), where, size)
+        return (xs.reshape(summed, arr.shape),)
+
+    return attach(out, "Getitem", backward, x)
+
+
+def _getitem_numpy(x, arr, key):
     index, basic = _index_key(key)
     try:
         out = arr[index]
@@ -457,34 +513,14 @@ def getitem(input, key):
         raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    be = _backend._current
-    xs = be.xp
 
     def backward(g):
-        if be.is_numpy:
-            grad = np.zeros(arr.shape, dtype=g.dtype)
-            if basic:
-                grad[index] = g
-            else:
-                np.add.at(grad, index, g)
-            return (grad,)
-        grad = xs.zeros(arr.shape, dtype=g.dtype, device=be.device)
+        grad = np.zeros(arr.shape, dtype=g.dtype)
         if basic:
-            # The array API refuses ``None`` when assigning: drop the new axes
-            # (all of length 1) from both the key and the gradient.
-            target = tuple(p for p in index if p is not None)
-            grad[target] = g if len(target) == len(index) else xs.reshape(g, _basic_shape(arr.shape, target))
-            return (grad,)
-        if hasattr(index, "dtype") and _dt.dtype_of(index) is _dt.bool_:
-            grad[index] = g  # a boolean mask picks each element once
-            return (grad,)
-        if hasattr(index, "dtype"):  # one integer array along axis 0
-            flat_index = xs.reshape(index, (-1,))
-            rows = xs.reshape(g, (flat_index.shape[0],) + tuple(arr.shape[1:]))
-            return (_scatter_add_rows(rows, xs.astype(flat_index, _dt.int64.to_backend(xs)), arr.shape[0]),)
-        raise NotImplementedError(
-            "the gradient of indexing with several index arrays is only available on the NumPy backend"
-        )
+            grad[index] = g
+        else:
+            np.add.at(grad, index, g)
+        return (grad,)
 
     return attach(out, "Getitem", backward, x)
 

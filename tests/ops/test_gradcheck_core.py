@@ -362,6 +362,12 @@ def test_gradcheck_getitem_advanced(backend, shape, seed):
     check_grad(lambda t: t[T(mask)], x)
     row_mask = rng.random(shape[0]) > 0.4
     check_grad(lambda t: t[T(row_mask)], x)
+    check_grad(lambda t: t[T(rows - shape[0])], x)  # negative indices
+    if len(shape) >= 2:
+        cols = rng.integers(0, shape[1], size=(2, 3))
+        check_grad(lambda t: t[:, cols.tolist()], x)
+        check_grad(lambda t: t[rows[:3].tolist(), 1:], x)
+        check_grad(lambda t: t[T(rows[:3]), T(cols[0])], x)
 
 
 @fd_settings
