@@ -247,7 +247,10 @@ class Tensor:
         return shape[0]
 
     def __iter__(self):
-        for i in range(len(self)):
+        shape = self.shape
+        if not shape:
+            raise TypeError("iteration over a 0-d tensor")
+        for i in range(shape[0]):
             yield self[i]
 
     # Identity hashing: ``==`` is elementwise, so it cannot define equality.

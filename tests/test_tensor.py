@@ -431,9 +431,37 @@ def test_tensor_len_and_iter(backend):
     assert [t.item() for t in T([7, 8])] == [7, 8]
 
 
-def test_tensor_len_of_0d_raises_type_error():
-    with pytest.raises(TypeError, match="0-d"):
+def test_tensor_len_and_iter_of_0d_raise_type_error():
+    with pytest.raises(TypeError, match="len\\(\\) of a 0-d tensor"):
         len(T(1.0))
+    with pytest.raises(TypeError, match="iteration over a 0-d tensor"):
+        list(T(1.0))
+
+
+def test_tensor_compares_unequal_to_none(backend):
+    assert (T([1.0]) == None) is False  # noqa: E711  (MindSpore's answer)
+    assert (T([1.0]) != None) is True  # noqa: E711
+
+
+def test_tensor_dtype_shortcut_methods(backend):
+    t = T([[1.5, 2.0]])
+    assert t.dim() == 2 and t.numel() == 2 and t.nelement() == 2
+    assert t.float().dtype is ms.float32
+    assert t.double().dtype is ms.float64
+    assert t.int().dtype is ms.int32 and host(t.int()).tolist() == [[1, 2]]
+    assert t.long().dtype is ms.int64
+    assert t.bool().dtype is ms.bool_
+    if backend.name == "numpy":
+        assert t.half().dtype is ms.float16
+
+
+def test_tensor_astype_returns_a_new_tensor_even_for_the_same_dtype(backend):
+    t = T([1.0, 2.0])
+    same = t.astype(ms.float32)
+    assert same is not t
+    same[0] = 9.0
+    assert host(t).tolist() == [1.0, 2.0]
+    assert t.float() is not t
 
 
 # -- no recording outside a transform --------------------------------------------------------

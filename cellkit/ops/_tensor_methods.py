@@ -20,8 +20,33 @@ def _reverse(fn):
 
 
 def _astype(self, dtype, copy=True):
-    """The values converted to ``dtype`` (a dtype object or a name)."""
-    return creation.cast(self, _dt.to_dtype(dtype))
+    """The values converted to ``dtype`` (a dtype object or a name); always a new tensor."""
+    out = creation.cast(self, _dt.to_dtype(dtype))
+    if out is self:  # nothing to convert; MindSpore still returns a new tensor
+        out = _copy(self) if copy else Tensor._from_array(self._data)
+    return out
+
+
+def _caster(dtype, name):
+    def convert(self):
+        return _astype(self, dtype)
+
+    convert.__name__ = name
+    convert.__doc__ = f"Same as ``astype({dtype!r})``."
+    return convert
+
+
+def _eq(self, other):
+    """Elementwise ``==``; comparing with ``None`` is simply False, as in MindSpore."""
+    if other is None:
+        return False
+    return math.equal(self, other)
+
+
+def _ne(self, other):
+    if other is None:
+        return True
+    return math.not_equal(self, other)
 
 
 def _reshape(self, *shape):
@@ -149,7 +174,7 @@ _METHODS = {
     "__pow__": math.pow, "__rpow__": _reverse(math.pow),
     "__matmul__": linalg.matmul, "__rmatmul__": _reverse(linalg.matmul),
     "__neg__": math.neg, "__abs__": math.abs, "__pos__": lambda self: self,
-    "__eq__": math.equal, "__ne__": math.not_equal,
+    "__eq__": _eq, "__ne__": _ne,
     "__lt__": math.less, "__le__": math.less_equal,
     "__gt__": math.greater, "__ge__": math.greater_equal,
     "__and__": math.logical_and, "__or__": math.logical_or, "__invert__": math.logical_not,
@@ -165,6 +190,10 @@ _METHODS = {
     "broadcast_to": shape.broadcast_to, "sum": _sum, "mean": _mean, "max": _max, "min": _min,
     "argmax": _argmax, "argmin": _argmin, "prod": reduce.prod, "copy": _copy,
     "equal": math.equal, "gather": shape.gather,
+    "dim": lambda self: self.ndim, "numel": lambda self: self.size, "nelement": lambda self: self.size,
+    "float": _caster(_dt.float32, "float"), "half": _caster(_dt.float16, "half"),
+    "double": _caster(_dt.float64, "double"), "int": _caster(_dt.int32, "int"),
+    "long": _caster(_dt.int64, "long"), "bool": _caster(_dt.bool_, "bool"),
 }
 
 for _name, _fn in _METHODS.items():
