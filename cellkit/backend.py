@@ -108,7 +108,10 @@ class Backend:
         xp = self.xp
         positions = xp.arange(length, device=self.device)
         one_hot = xp.astype(xp.reshape(index, (-1, 1)) == xp.reshape(positions, (1, -1)), rows.dtype)
-        flat = xp.reshape(rows, (rows.shape[0], -1))
+        width = 1
+        for d in rows.shape[1:]:
+            width *= d
+        flat = xp.reshape(rows, (rows.shape[0], width))  # explicit: -1 is ambiguous with no rows
         return xp.reshape(xp.matmul(xp.matrix_transpose(one_hot), flat), out_shape)
 
     # -- random numbers --------------------------------------------------

@@ -403,6 +403,14 @@ def test_tensor_indexing_is_differentiable(backend):
     assert host(g).tolist() == [[0, 0, 0], [1, 1, 1]]
 
 
+def test_tensor_empty_selections_have_zero_gradient(backend):
+    m = T(np.ones((2, 3)))
+    assert m[[]].shape == (0, 3) and m[[], 1:].shape == (0, 2)
+    g = ms.grad(lambda t: t[[]].sum() + t[[0, 0], 3:].sum() + t[T([False, False])].sum()
+                + ops.gather(t, T(np.zeros(0, np.int64)), 1).sum())(m)
+    assert host(g).tolist() == [[0, 0, 0], [0, 0, 0]]
+
+
 def test_tensor_setitem_in_place(backend):
     x = T([1.0, 2.0, 3.0])
     x[0] = 10.0

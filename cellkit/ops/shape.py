@@ -391,7 +391,10 @@ def _index_key(key):
             converted.append(part._data)
             basic = False
         elif isinstance(part, (list, np.ndarray)):
-            converted.append(Tensor(part)._data)
+            host = np.asarray(part)
+            if host.size == 0:
+                host = host.astype(np.int64)  # an empty list picks nothing (NumPy reads it as integers)
+            converted.append(Tensor(host)._data)
             basic = False
         elif isinstance(part, bool):
             converted.append(part)
@@ -436,6 +439,8 @@ def _host_key(key):
             part = part.asnumpy()
         elif isinstance(part, list):
             part = np.asarray(part)
+            if part.size == 0:
+                part = part.astype(np.int64)
         converted.append(part)
     return tuple(converted) if isinstance(key, tuple) else converted[0]
 
