@@ -176,9 +176,9 @@ def log1p(input):
     return _unary(input, "log1p", lambda a: xp().log1p(a), lambda g, a, o: g / (a + 1))
 
 
-def sqrt(input):
+def sqrt(x):
     """Elementwise square root."""
-    return _unary(input, "sqrt", lambda a: xp().sqrt(a), lambda g, a, o: g / (2 * o))
+    return _unary(x, "sqrt", lambda a: xp().sqrt(a), lambda g, a, o: g / (2 * o))
 
 
 def rsqrt(input):
@@ -219,8 +219,12 @@ def ceil(input):
     return _unary(input, "ceil", lambda a: xp().ceil(a), _zero_grad, to_float=False)
 
 
-def round(input):
-    return _unary(input, "round", lambda a: xp().round(a), _zero_grad, to_float=False)
+def round(input, *, decimals=0):
+    """Round half to even, to ``decimals`` places (no gradient: it is zero almost everywhere)."""
+    if decimals == 0:
+        return _unary(input, "round", lambda a: xp().round(a), _zero_grad, to_float=False)
+    scale = 10.0 ** decimals
+    return _unary(input, "round", lambda a: xp().round(a * scale) / scale, _zero_grad)
 
 
 def sign(input):
@@ -291,13 +295,17 @@ def _limit(input, bound, find, inside):
 clip = clamp
 
 
-def floor_div(input, other):
+def floor_div(x, y):
     """Floor division (no gradient)."""
-    a, b, A, B = binary_operands(input, other, "floor_div")
+    a, b, A, B = binary_operands(x, y, "floor_div")
     return wrap(_compute(xp().floor_divide, A, B, "floor_div"))
 
 
-floor_divide = floor_div
+
+
+def floor_divide(input, other):
+    """Same as :func:`floor_div`."""
+    return floor_div(input, other)
 
 
 def mod(input, other):
@@ -383,7 +391,13 @@ def where(condition, input, other):
 
 
 # MindSpore's alternative spellings.
-subtract = sub
+
+
+def subtract(input, other, *, alpha=1):
+    """``input - alpha * other``."""
+    return sub(input, other if alpha == 1 else mul(other, alpha))
+
+
 multiply = mul
 divide = true_divide = div
 negative = neg

@@ -161,13 +161,17 @@ def min(input, axis=None, keepdims=False, *, initial=None, where=None):
     return _extreme_with_index(input, axis, keepdims, "min", xp().min, xp().argmin)
 
 
-def amax(input, axis=None, keepdims=False):
+def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
     """The maximum values only (``Tensor.max`` uses this); ties share the gradient."""
+    if initial is not None or where is not None:
+        raise NotImplementedError("ops.amax: 'initial' and 'where' are not supported by cellkit")
     return _extreme(input, axis, keepdims, "max", xp().max)
 
 
-def amin(input, axis=None, keepdims=False):
+def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
     """The minimum values only (``Tensor.min`` uses this); ties share the gradient."""
+    if initial is not None or where is not None:
+        raise NotImplementedError("ops.amin: 'initial' and 'where' are not supported by cellkit")
     return _extreme(input, axis, keepdims, "min", xp().min)
 
 

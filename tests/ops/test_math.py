@@ -245,3 +245,13 @@ def test_math_ops_do_not_record_outside_transforms(backend):
     x = T([1.0, 2.0])
     for out in (ops.add(x, x), ops.exp(x), ops.clamp(x, 0, 1), ops.maximum(x, 1.0), ops.pow(x, x), ops.where(x > 1, x, x)):
         assert out._node is None
+
+
+def test_math_round_is_half_to_even_with_optional_decimals(backend):
+    assert host(ops.round(T([0.5, 1.5, 2.5, -0.5, 1.26]))).tolist() == [0.0, 2.0, 2.0, -0.0, 1.0]
+    np.testing.assert_allclose(host(ops.round(T([1.26, -2.35]), decimals=1)), [1.3, -2.4], rtol=1e-6)
+
+
+def test_math_subtract_with_alpha(backend):
+    assert host(ops.subtract(T([5.0]), T([1.0]), alpha=2)).tolist() == [3.0]
+    assert host(ops.subtract(T([5.0]), 1.0)).tolist() == [4.0]
