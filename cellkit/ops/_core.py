@@ -128,13 +128,13 @@ def grad_like(g, array):
     return g
 
 
-def check_broadcast(A, B, op):
+def check_broadcast(A, B, op, names=("input", "other")):
     """Raise a ValueError naming both shapes if ``A`` and ``B`` cannot broadcast."""
-    sa, sb = tuple(A.shape), tuple(B.shape)
+    sa, sb = tuple(getattr(A, "shape", ())), tuple(getattr(B, "shape", ()))
     for da, db in zip(reversed(sa), reversed(sb)):
         if da != db and da != 1 and db != 1:
             raise ValueError(
-                f"For '{op}', the shapes of 'input' {sa} and 'other' {sb} cannot be broadcast "
+                f"For '{op}', the shapes of '{names[0]}' {sa} and '{names[1]}' {sb} cannot be broadcast "
                 f"together (dimension {da} against {db})"
             )
 

@@ -7,6 +7,8 @@
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
@@ -27,12 +29,12 @@ def _on_tape(t):
     return isinstance(t, Tensor) and t._node is not None
 
 
-def _compute(fn, A, B, op):
+def _compute(fn, A, B, op, names=("input", "other")):
     """Run a broadcasting binary array function, turning shape errors into ours."""
     try:
         return fn(A, B)
     except (ValueError, TypeError, RuntimeError):
-        check_broadcast(A, B, op)  # raises the readable ValueError if shapes are the cause
+        check_broadcast(A, B, op, names)  # raises the readable ValueError if shapes are the cause
         raise
 
 
@@ -274,16 +276,16 @@ def clamp(input, min=None, max=None):
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given")
     out = tensor_arg(input, "input", "clamp")
     if min is not None:
-        out = _limit(out, min, xp().maximum, xp().greater_equal)
+        out = _limit(out, min, xp().maximum, xp().greater_equal, "min")
     if max is not None:
-        out = _limit(out, max, xp().minimum, xp().less_equal)
+        out = _limit(out, max, xp().minimum, xp().less_equal, "max")
     return out
 
 
-def _limit(input, bound, find, inside):
+def _limit(input, bound, find, inside, name):
     """One side of clamp: the gradient stays with ``input`` where it is within (or on) the bound."""
     a, b, A, B = binary_operands(input, bound, "clamp")
-    out = _compute(find, A, B, "clamp")
+    out = _compute(find, A, B, "clamp", ("input", name))
     if _ag._depth == 0:
         return wrap(out)
     x = xp()
@@ -377,7 +379,18 @@ def where(condition, input, other):
         B = x.asarray(B, dtype=A.dtype, device=_backend._current.device) if not _backend._current.is_numpy else B
     if not hasattr(A, "shape"):
         A = x.asarray(A, dtype=B.dtype, device=_backend._current.device) if not _backend._current.is_numpy else A
-    out = x.where(cond, A, B)
+    try:
+        out = x.where(cond, A, B)
+    except (ValueError, TypeError, RuntimeError):
+        shapes = [tuple(getattr(v, "shape", ())) for v in (cond, A, B)]
+        try:
+            np.broadcast_shapes(*shapes)  # shape arithmetic only
+        except ValueError:
+            raise ValueError(
+                f"For 'where', the shapes of 'condition' {shapes[0]}, 'input' {shapes[1]} and "
+                f"'other' {shapes[2]} cannot be broadcast together"
+            ) from None
+        raise
     if _ag._depth == 0:
         return wrap(out)
 

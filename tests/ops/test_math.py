@@ -255,3 +255,12 @@ def test_math_round_is_half_to_even_with_optional_decimals(backend):
 def test_math_subtract_with_alpha(backend):
     assert host(ops.subtract(T([5.0]), T([1.0]), alpha=2)).tolist() == [3.0]
     assert host(ops.subtract(T([5.0]), 1.0)).tolist() == [4.0]
+
+
+def test_math_where_and_clamp_shape_errors_name_every_operand(backend):
+    with pytest.raises(ValueError, match=r"'condition' \(3,\), 'input' \(2,\) and 'other' \(\)"):
+        ops.where(T([True, False, True]), T([1.0, 2.0]), 0.0)
+    with pytest.raises(ValueError, match=r"'input' \(2,\) and 'min' \(1, 3\)"):
+        ops.clamp(T([1.0, 5.0]), T([[0.0, 0.0, 0.0]]), 1.0)
+    with pytest.raises(ValueError, match=r"'input' \(2,\) and 'max' \(3,\)"):
+        ops.clamp(T([1.0, 5.0]), None, T([1.0, 1.0, 1.0]))
