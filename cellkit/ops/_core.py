@@ -64,6 +64,11 @@ def _promote_pair(a, b, op):
         return a, x.astype(b, a.dtype)
     if db.kind == "float" and da.kind != "float":
         return x.astype(a, b.dtype), b
+    if da.kind == "float":  # two floats: the wider; Float16 with BFloat16 meet in Float32
+        if da.itemsize == db.itemsize:
+            target = _dt.float32.to_backend(x)
+            return x.astype(a, target), x.astype(b, target)
+        return (a, x.astype(b, a.dtype)) if da.itemsize > db.itemsize else (x.astype(a, b.dtype), b)
     if _backend._current.is_numpy:
         target = np.result_type(a.dtype, b.dtype)
         return a.astype(target, copy=False), b.astype(target, copy=False)
@@ -90,6 +95,8 @@ def _scalar_operand(value, array, op):
     elif not isinstance(value, bool) and _dt.dtype_of(array) is _dt.bool_:
         array = be.xp.astype(array, _dt.int64.to_backend(be.xp))
     if be.is_numpy:
+        if array.dtype.kind == "V":  # bfloat16: NumPy would promote a Python float to float32
+            return array, array.dtype.type(value)
         return array, value
     return array, be.xp.asarray(value, dtype=array.dtype, device=be.device)
 

@@ -52,6 +52,8 @@ def matmul(input, other):
         raise ValueError(
             f"For 'matmul', the batch dimensions of shapes {tuple(A.shape)} and {tuple(B.shape)} cannot be broadcast"
         ) from None
+    if out.dtype != A.dtype:  # NumPy computes bfloat16 products in float32
+        out = xs.astype(out, A.dtype)
     if _ag._depth == 0 or (a._node is None and b._node is None):
         return wrap(out)
     # Work on >=2-D views so one rule covers vectors too.

@@ -264,3 +264,15 @@ def test_math_where_and_clamp_shape_errors_name_every_operand(backend):
         ops.clamp(T([1.0, 5.0]), T([[0.0, 0.0, 0.0]]), 1.0)
     with pytest.raises(ValueError, match=r"'input' \(2,\) and 'max' \(3,\)"):
         ops.clamp(T([1.0, 5.0]), None, T([1.0, 1.0, 1.0]))
+
+
+def test_math_bfloat16_stays_bfloat16_on_numpy():
+    b = T([1.5, 2.0], ms.bfloat16)
+    for out in (b + 1.0, 1.0 + b, b * 2, b / 3.0, b ** 2.0, ops.maximum(b, 1.0), ops.clamp(b, 0.0, 1.7),
+                ops.exp(b), b @ b, ops.where(b > 1.6, b, 0.5)):
+        assert out.dtype is ms.bfloat16
+    assert host(b + 1.0).astype(np.float32).tolist() == [2.5, 3.0]
+    # Float16 and BFloat16 meet in Float32, as in MindSpore
+    assert (T([1.0, 1.0], ms.float16) + b).dtype is ms.float32
+    g = ms.grad(lambda x: (x * x).sum())(b)
+    assert g.dtype is ms.bfloat16 and host(g).astype(np.float32).tolist() == [3.0, 4.0]
