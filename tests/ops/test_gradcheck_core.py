@@ -106,6 +106,11 @@ def positive(rng, shape):
     return uniform(rng, shape, 0.3, 2.0)
 
 
+def off_integers(rng, shape, low, high):
+    """Away from the jumps of floor / ceil / round: an integer plus a fraction in [low, high]."""
+    return np.asarray(rng.integers(-3, 3, size=shape) + rng.uniform(low, high, size=shape))
+
+
 UNARY = {
     "neg": (ops.neg, uniform),
     "exp": (ops.exp, uniform),
@@ -130,6 +135,10 @@ UNARY = {
                       lambda rng, s: np.asarray(rng.choice([-1.2, -0.3, 0.1, 0.4, 0.9], size=s)
                                                 + rng.uniform(-0.05, 0.05, size=s))),
     "clamp-min-only": (lambda x: ops.clamp(x, min=0.0), away_from_zero),
+    "floor": (ops.floor, lambda rng, s: off_integers(rng, s, 0.2, 0.8)),
+    "ceil": (ops.ceil, lambda rng, s: off_integers(rng, s, 0.2, 0.8)),
+    "round": (ops.round, lambda rng, s: off_integers(rng, s, 0.1, 0.4)),
+    "sign": (ops.sign, away_from_zero),
     "cast-float64": (lambda x: ops.cast(x, ms.float64), uniform),
     "astype-float64": (lambda x: x.astype(ms.float64) * x, uniform),
 }
