@@ -81,7 +81,7 @@ class Backend:
         if self.is_numpy or isinstance(array, np.ndarray):
             return array
         if self.name == "cupy":
-            return self.xp.asnumpy(array)
+            return array.get()  # a CuPy ndarray copies itself to the host
         cpu = self.xp.Device("CPU_DEVICE")
         return np.asarray(array.to_device(cpu))
 
