@@ -63,7 +63,15 @@ def reduce_sum(input, axis=None, keep_dims=False):
 
 
 def mean(x, axis=None, keep_dims=False):
-    """Arithmetic mean over ``axis``; int inputs give a Float32 mean."""
+    """Arithmetic mean over ``axis``; int and bool inputs give a Float32 mean.
+
+    MindSpore 2.10 keeps an integer dtype and truncates (``mean([1, 2])`` is
+    ``1``) and refuses bools; cellkit returns the true mean instead.
+
+    >>> import cellkit as ms
+    >>> print(mean(ms.Tensor([1, 2])))
+    1.5
+    """
     t = tensor_arg(x, "x", "mean")
     arr = float_array(t, "mean")
     axes = normalize_axes(axis, arr.ndim, "mean")
