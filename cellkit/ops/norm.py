@@ -1,2 +1,339 @@
-"""(being written)"""
-__all__ = []
+"""Batch and layer normalization, with their gradients.
+
+Both standardise ``x`` to ``x_hat = (x - mean) / sqrt(var + eps)`` and then
+scale and shift it (``weight * x_hat + bias``); they differ in which axes
+the statistics are taken over: every axis except the channels (batch norm)
+or the trailing ``normalized_shape`` axes (layer norm).
+
+In training, :func:`batch_norm` also updates the running statistics *in
+place*, MindSpore's way::
+
+    running = (1 - momentum) * running + momentum * batch_statistic
+
+with the *unbiased* batch variance for ``running_var`` (the normalisation
+itself uses the biased one).  The update rebinds the running tensors' data
+and is never recorded for autograd.
+
+>>> import cellkit as ms
+>>> from cellkit import ops
+>>> x = ms.Tensor([[1.0, 2.0], [3.0, 6.0]])
+>>> rm, rv = ms.Tensor([0.0, 0.0]), ms.Tensor([1.0, 1.0])
+>>> y = ops.batch_norm(x, rm, rv, ms.Tensor([1.0, 1.0]), ms.Tensor([0.0, 0.0]), training=True)
+>>> print(rm)
+[0.2 0.4]
+>>> print(ops.layer_norm(ms.Tensor([[1.0, 3.0]]), (2,)))
+[[-0.999995  0.999995]]
+"""
+from __future__ import annotations
+
+import numbers
+
+from .. import autograd as _ag
+from ..tensor import Tensor
+from ._core import attach, float_array, normalize_axis, tensor_arg, wrap, xp
+from .primitive import Primitive, prim_attr_register
+
+__all__ = ["batch_norm", "layer_norm", "BatchNorm", "LayerNorm"]
+
+
+def _check_float(value, name, op, low, high, low_open):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"For '{op}', '{name}' must be a float, but got {type(value).__name__}")
+    ok = (low < value if low_open else low <= value) and value <= high
+    if not ok:
+        interval = f"{'(' if low_open else '['}{low}, {high}]"
+        raise ValueError(f"For '{op}', '{name}' must be in {interval}, but got {value}")
+    return float(value)
+
+
+def _param_array(value, name, op, shape, dtype):
+    """The array of an optional per-feature tensor, checked against ``shape``."""
+    if value is None:
+        return None, None
+    t = tensor_arg(value, name, op)
+    if tuple(t.shape) != tuple(shape):
+        raise ValueError(f"For '{op}', '{name}' must have shape {tuple(shape)}, but got {t.shape}")
+    a = t._data
+    if a.dtype != dtype:
+        a = xp().astype(a, dtype)
+    return t, a
+
+
+def _on_tape(t):
+    return t is not None and t._node is not None
+
+
+# -- batch norm -----------------------------------------------------------------------------
+def _batch_norm(input_x, running_mean, running_var, weight, bias, training, momentum, eps, op):
+    """Returns ``(output Tensor, batch_mean array or None, batch_var array or None)``."""
+    if not isinstance(training, bool):
+        raise TypeError(f"For '{op}', 'training' must be a bool, but got {type(training).__name__}")
+    momentum = _check_float(momentum, "momentum", op, 0.0, 1.0, False)
+    eps = _check_float(eps, "eps", op, 0.0, 1.0, True)
+    xt = tensor_arg(input_x, "input_x", op)
+    if xt.ndim < 2:
+        raise ValueError(f"For '{op}', 'input_x' must have at least 2 dimensions (N, C, ...), but got shape {xt.shape}")
+    X = float_array(xt, op)
+    channels = X.shape[1]
+    per_channel = (channels,)
+    wt, W = _param_array(weight, "weight", op, per_channel, X.dtype)
+    bt, B = _param_array(bias, "bias", op, per_channel, X.dtype)
+    stats = []
+    for value, name in ((running_mean, "running_mean"), (running_var, "running_var")):
+        if value is None:
+            if not training:
+                raise ValueError(f"For '{op}', '{name}' is required when training=False")
+            stats.append(None)
+            continue
+        if not isinstance(value, Tensor):
+            raise TypeError(f"For '{op}', '{name}' must be a Tensor or Parameter, but got {type(value).__name__}")
+        if value.shape != per_channel:
+            raise ValueError(f"For '{op}', '{name}' must have shape {per_channel}, but got {value.shape}")
+        stats.append(value)
+    rm_t, rv_t = stats
+
+    x = xp()
+    axes = (0,) + tuple(range(2, X.ndim))
+    bshape = (1, channels) + (1,) * (X.ndim - 2)
+    count = X.size // channels
+    if training:
+        if count < 2:
+            raise ValueError(
+                f"For '{op}', training needs more than one value per channel to compute a variance, "
+                f"but the input has shape {xt.shape}"
+            )
+        mean = x.mean(X, axis=axes)
+        centered = X - x.reshape(mean, bshape)
+        var = x.mean(centered * centered, axis=axes)
+        _update_running(rm_t, mean, momentum)
+        _update_running(rv_t, var * (count / (count - 1)), momentum)
+    else:
+        mean = _as_dtype(rm_t._data, X.dtype)
+        var = _as_dtype(rv_t._data, X.dtype)
+        centered = X - x.reshape(mean, bshape)
+    rstd = 1 / x.sqrt(var + eps)
+    rstd_b = x.reshape(rstd, bshape)
+    x_hat = centered * rstd_b
+    out = x_hat
+    if W is not None:
+        out = out * x.reshape(W, bshape)
+    if B is not None:
+        out = out + x.reshape(B, bshape)
+    batch_stats = (mean, var) if training else (None, None)
+    eval_inputs = () if training else (rm_t, rv_t)
+    if _ag._depth == 0 or not any(_on_tape(t) for t in (xt, wt, bt) + eval_inputs):
+        return wrap(out), batch_stats
+
+    def backward(g):
+        gw = x.sum(g * x_hat, axis=axes) if _on_tape(wt) else None
+        gb = x.sum(g, axis=axes) if _on_tape(bt) else None
+        g_hat = g if W is None else g * x.reshape(W, bshape)
+        if training:
+            # x_hat depends on x through the batch mean and variance as well.
+            mean_g = x.mean(g_hat, axis=axes, keepdims=True)
+            mean_gx = x.mean(g_hat * x_hat, axis=axes, keepdims=True)
+            gx = (g_hat - mean_g - x_hat * mean_gx) * rstd_b
+            return gx, gw, gb
+        gx = g_hat * rstd_b if _on_tape(xt) else None
+        g_mean = -x.sum(g_hat, axis=axes) * rstd if _on_tape(rm_t) else None
+        g_var = (x.sum(g_hat * x_hat, axis=axes) * rstd * rstd * -0.5) if _on_tape(rv_t) else None
+        return gx, gw, gb, g_mean, g_var
+
+    return attach(out, "BatchNorm", backward, xt, wt, bt, *eval_inputs), batch_stats
+
+
+def _as_dtype(a, dtype):
+    return a if a.dtype == dtype else xp().astype(a, dtype)
+
+
+def _update_running(t, batch_value, momentum):
+    """``t = (1 - momentum) * t + momentum * batch_value``, in place and off the tape."""
+    if t is None:
+        return
+    current = t._data
+    new = current * (1 - momentum) + _as_dtype(batch_value, current.dtype) * momentum
+    t._data = _as_dtype(new, current.dtype)
+
+
+def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-05):
+    """Batch normalization over every axis of ``(N, C, ...)`` except the channel axis 1.
+
+    Parameters
+    ----------
+    running_mean, running_var : Tensor or Parameter of shape (C,)
+        Used for normalising when ``training=False``; updated in place
+        (``(1 - momentum) * running + momentum * batch``, unbiased variance)
+        when ``training=True``.
+    weight, bias : Tensor of shape (C,) or None
+        The affine scale and shift (``None``: 1 and 0).
+    momentum : float in [0, 1]
+    eps : float in (0, 1]
+
+    Raises
+    ------
+    ValueError
+        Wrong shapes, a momentum or eps out of range, or a single value per
+        channel in training.
+    TypeError
+        ``training`` not a bool, or running statistics that are not Tensors.
+
+    >>> import cellkit as ms
+    >>> x = ms.Tensor([[1.0], [3.0]])
+    >>> print(batch_norm(x, ms.Tensor([2.0]), ms.Tensor([1.0]), ms.Tensor([1.0]), ms.Tensor([0.0])))
+    [[-0.999995]
+     [ 0.999995]]
+    """
+    return _batch_norm(input_x, running_mean, running_var, weight, bias, training, momentum, eps,
+                       "batch_norm")[0]
+
+
+# -- layer norm --------------------------------------------------------------------------------
+def _layer_norm(xt, begin_axis, params_axis, weight, bias, eps, op):
+    """Normalise over axes ``begin_axis:``; weight/bias cover axes ``params_axis:``.
+
+    Returns ``(output Tensor, mean array, variance array)`` (statistics keep their axes).
+    """
+    X = float_array(xt, op)
+    x = xp()
+    ndim = X.ndim
+    axes = tuple(range(begin_axis, ndim))
+    param_shape = tuple(X.shape[params_axis:])
+    wt, W = _param_array(weight, "weight", op, param_shape, X.dtype)
+    bt, B = _param_array(bias, "bias", op, param_shape, X.dtype)
+    mean = x.mean(X, axis=axes, keepdims=True)
+    centered = X - mean
+    var = x.mean(centered * centered, axis=axes, keepdims=True)
+    rstd = 1 / x.sqrt(var + eps)
+    x_hat = centered * rstd
+    out = x_hat
+    if W is not None:
+        out = out * W
+    if B is not None:
+        out = out + B
+    if _ag._depth == 0 or not any(_on_tape(t) for t in (xt, wt, bt)):
+        return wrap(out), mean, var
+    lead = tuple(range(params_axis))
+
+    def backward(g):
+        gw = x.sum(g * x_hat, axis=lead) if _on_tape(wt) else None
+        gb = x.sum(g, axis=lead) if _on_tape(bt) else None
+        gx = None
+        if _on_tape(xt):
+            g_hat = g if W is None else g * W
+            mean_g = x.mean(g_hat, axis=axes, keepdims=True)
+            mean_gx = x.mean(g_hat * x_hat, axis=axes, keepdims=True)
+            gx = (g_hat - mean_g - x_hat * mean_gx) * rstd
+        return gx, gw, gb
+
+    return attach(out, "LayerNorm", backward, xt, wt, bt), mean, var
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+    """Layer normalization over the trailing axes given by ``normalized_shape``.
+
+    ``weight`` and ``bias`` (optional) must have shape ``normalized_shape``.
+
+    Raises
+    ------
+    ValueError
+        If ``normalized_shape`` does not match the input's trailing shape, or
+        ``weight``/``bias`` have another shape.
+
+    >>> import cellkit as ms
+    >>> print(layer_norm(ms.Tensor([[0.0, 2.0], [1.0, 1.0]]), 2))
+    [[-0.999995  0.999995]
+     [ 0.        0.      ]]
+    """
+    op = "layer_norm"
+    xt = tensor_arg(input, "input", op)
+    if isinstance(normalized_shape, bool):
+        raise TypeError(f"For '{op}', 'normalized_shape' must be an int or a tuple of ints, but got bool")
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    if not isinstance(normalized_shape, (tuple, list)) or not all(
+            isinstance(d, int) and not isinstance(d, bool) for d in normalized_shape):
+        raise TypeError(
+            f"For '{op}', 'normalized_shape' must be an int or a tuple of ints, but got {normalized_shape!r}"
+        )
+    shape = tuple(normalized_shape)
+    k = len(shape)
+    if k == 0 or k > xt.ndim or tuple(xt.shape[xt.ndim - k:]) != shape:
+        raise ValueError(
+            f"For '{op}', 'normalized_shape' {shape} must equal the trailing dimensions of the input "
+            f"shape {xt.shape}"
+        )
+    if not isinstance(eps, numbers.Real) or isinstance(eps, bool) or eps < 0:
+        raise ValueError(f"For '{op}', 'eps' must be a non-negative float, but got {eps!r}")
+    begin = xt.ndim - k
+    return _layer_norm(xt, begin, begin, weight, bias, float(eps), op)[0]
+
+
+# -- Primitive classes ------------------------------------------------------------------------
+class BatchNorm(Primitive):
+    """``BatchNorm(is_training=False, epsilon=1e-5, momentum=0.1)(x, scale, bias, mean, variance)``.
+
+    Returns five tensors ``(y, batch_mean, batch_variance, reserve_space_1,
+    reserve_space_2)``.  In training the batch statistics (variance biased)
+    fill the last four and ``mean``/``variance`` are updated in place as in
+    :func:`batch_norm`; in inference the last four are zeros, as MindSpore's
+    CPU kernel returns.
+
+    >>> import cellkit as ms
+    >>> y, *_ = BatchNorm()(ms.Tensor([[1.0], [3.0]]), ms.Tensor([1.0]), ms.Tensor([0.0]),
+    ...                      ms.Tensor([2.0]), ms.Tensor([1.0]))
+    >>> print(y)
+    [[-0.999995]
+     [ 0.999995]]
+    """
+
+    @prim_attr_register
+    def __init__(self, is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW"):
+        if not isinstance(is_training, bool):
+            raise TypeError(f"For 'BatchNorm', 'is_training' must be a bool, but got {type(is_training).__name__}")
+        _check_float(epsilon, "epsilon", "BatchNorm", 0.0, 1.0, True)
+        _check_float(momentum, "momentum", "BatchNorm", 0.0, 1.0, False)
+        if data_format != "NCHW":
+            raise ValueError(f"For 'BatchNorm', only data_format='NCHW' is supported, but got {data_format!r}")
+
+    def __call__(self, input_x, scale, bias, mean, variance):
+        out, (batch_mean, batch_var) = _batch_norm(
+            input_x, mean, variance, scale, bias, self.is_training, self.momentum, self.epsilon, "BatchNorm")
+        if batch_mean is None:
+            one_per_channel = out._data[(0, slice(None)) + (0,) * (out.ndim - 2)]
+            extras = tuple(wrap(xp().zeros_like(one_per_channel)) for _ in range(4))
+        else:
+            extras = (wrap(batch_mean), wrap(batch_var), wrap(batch_mean), wrap(batch_var))
+        return (out,) + extras
+
+
+class LayerNorm(Primitive):
+    """``LayerNorm(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)(x, gamma, beta)``.
+
+    Normalises over axes ``begin_norm_axis:``; ``gamma`` and ``beta`` have the
+    shape of axes ``begin_params_axis:``.  Returns ``(y, mean, variance)``,
+    the statistics with the normalised axes kept as 1.  (MindSpore's
+    documentation calls the third output ``rstd``, but its CPU kernel returns
+    the variance; cellkit follows the kernel.)
+
+    >>> import cellkit as ms
+    >>> y, mean, var = LayerNorm()(ms.Tensor([[0.0, 2.0]]), ms.Tensor([1.0, 1.0]), ms.Tensor([0.0, 0.0]))
+    >>> print(mean, var)
+    [[1.]] [[1.]]
+    """
+
+    @prim_attr_register
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7):
+        for name, value in (("begin_norm_axis", begin_norm_axis), ("begin_params_axis", begin_params_axis)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For 'LayerNorm', '{name}' must be an int, but got {type(value).__name__}")
+        if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real) or epsilon < 0:
+            raise ValueError(f"For 'LayerNorm', 'epsilon' must be a non-negative float, but got {epsilon!r}")
+
+    def __call__(self, input_x, gamma, beta):
+        op = "LayerNorm"
+        xt = tensor_arg(input_x, "input_x", op)
+        begin = normalize_axis(self.begin_norm_axis, xt.ndim, op, "begin_norm_axis")
+        params = normalize_axis(self.begin_params_axis, xt.ndim, op, "begin_params_axis")
+        out, mean, var = _layer_norm(xt, begin, params, gamma, beta, float(self.epsilon), op)
+        return out, wrap(mean), wrap(var)
+
