@@ -25,7 +25,8 @@ def check_grad(fn, *arrays, wrt=None, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
     ``fn`` takes Tensors and returns a Tensor.  ``arrays`` are float64 NumPy
     arrays (or other values passed through unchanged).
     """
-    arrays = [np.array(a, dtype=np.float64) if isinstance(a, (np.ndarray, list)) else a for a in arrays]
+    # C-contiguous copies: the perturbation loop writes through reshape(-1) views.
+    arrays = [np.ascontiguousarray(a, dtype=np.float64) if isinstance(a, (np.ndarray, list)) else a for a in arrays]
     wrt = tuple(range(len(arrays))) if wrt is None else tuple(wrt)
     rng = np.random.default_rng(seed)
 
@@ -43,7 +44,7 @@ def check_grad(fn, *arrays, wrt=None, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
     grads = (grads,) if isinstance(grads, ms.Tensor) else grads
     for position, analytic in zip(wrt, grads):
         base = arrays[position]
-        numeric = np.zeros_like(base)
+        numeric = np.zeros(base.shape)
         flat = numeric.reshape(-1)
         for i in range(base.size):
             plus, minus = base.copy(), base.copy()

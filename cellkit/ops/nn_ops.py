@@ -35,6 +35,7 @@ import numpy as np
 from .. import autograd as _ag
 from .. import dtype as _dt
 from ._core import attach, backend, float_array, tensor_arg, unbroadcast, wrap, xp
+from ..tensor import Tensor
 from .primitive import Primitive, prim_attr_register
 
 __all__ = [
@@ -535,6 +536,10 @@ def dense(input, weight, bias=None):
     >>> print(dense(x, w, ms.Tensor([0.5, 0.5, 0.5])))
     [[1.5 3.5 4.5]]
     """
+    if _ag._depth == 0 and backend().is_numpy:
+        out = _dense_numpy_fast(input, weight, bias)
+        if out is not None:
+            return wrap(out)
     op = "dense"
     xt = tensor_arg(input, "input", op)
     wt = tensor_arg(weight, "weight", op)
@@ -583,6 +588,30 @@ def dense(input, weight, bias=None):
 
 
 linear = dense
+
+
+def _dense_numpy_fast(input, weight, bias):
+    """The common inference case on NumPy, with the fewest Python steps; None if it does not apply.
+
+    A layer call is dominated by Python overhead at small sizes, so this path
+    checks only what it relies on (2-D float weight, matching dtypes and
+    sizes, a 1-D bias) and leaves everything else, errors included, to the
+    general path.
+    """
+    X = getattr(input, "_data", None)
+    W = getattr(weight, "_data", None)
+    if X is None or W is None or not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+        return None
+    if W.ndim != 2 or X.ndim == 0 or X.dtype != W.dtype or X.dtype.kind != "f" or X.shape[-1] != W.shape[1]:
+        return None
+    if bias is None:
+        return X @ W.T
+    B = getattr(bias, "_data", None)
+    if B is None or not isinstance(bias, Tensor) or B.dtype != X.dtype or B.shape != (W.shape[0],):
+        return None
+    out = X @ W.T
+    out += B  # ``out`` is a fresh array: adding in place saves an allocation
+    return out
 
 
 # -- Primitive classes --------------------------------------------------------------------
