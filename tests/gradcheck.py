@@ -26,7 +26,7 @@ def check_grad(fn, *arrays, wrt=None, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
     arrays (or other values passed through unchanged).
     """
     # C-contiguous copies: the perturbation loop writes through reshape(-1) views.
-    arrays = [np.ascontiguousarray(a, dtype=np.float64) if isinstance(a, (np.ndarray, list)) else a for a in arrays]
+    arrays = [np.array(a, dtype=np.float64, order="C") if isinstance(a, (np.ndarray, list)) else a for a in arrays]
     wrt = tuple(range(len(arrays))) if wrt is None else tuple(wrt)
     rng = np.random.default_rng(seed)
 
