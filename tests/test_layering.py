@@ -1,0 +1,85 @@
+"""The one-way layering of DESIGN.md, checked on the source: a module never imports a higher layer.
+
+backend/dtype/seed -> context -> tensor -> parameter/initializer/autograd -> transforms -> ops
+-> nn -> (serialization, memory, graph) -> display.  The runtime may reach the display layer only
+lazily, from inside a function (``_repr_html_``), so ``import cellkit`` never loads it.
+"""
+import ast
+import pathlib
+
+import pytest
+
+PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "cellkit"
+
+RANKS = [  # (module prefix, layer); the longest matching prefix decides
+    ("cellkit.backend", 0), ("cellkit.dtype", 0), ("cellkit.seed", 0), ("cellkit.jit_config", 0),
+    ("cellkit.context", 1),
+    ("cellkit.tensor", 2),
+    ("cellkit.parameter", 3), ("cellkit.common", 3), ("cellkit.autograd", 3),
+    ("cellkit.transforms", 4),
+    ("cellkit.ops", 5),
+    ("cellkit.nn", 6),
+    ("cellkit.serialization", 7), ("cellkit.memory", 7), ("cellkit.graph", 7), ("cellkit.train", 7),
+    ("cellkit.display", 8),
+    ("cellkit.demo", 9), ("cellkit", 9),
+]
+
+
+def rank(module):
+    best = None
+    for prefix, layer in RANKS:
+        if module == prefix or module.startswith(prefix + "."):
+            if best is None or len(prefix) > len(best[0]):
+                best = (prefix, layer)
+    return best[1]
+
+
+def module_name(path):
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path):
+    """(imported module, is top-level) for every cellkit import in the file."""
+    tree = ast.parse(path.read_text())
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    top_level = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.startswith("cellkit"):
+                targets = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
+                found += [(t, id(node) in top_level) for t in targets]
+        elif isinstance(node, ast.Import):
+            found += [(a.name, id(node) in top_level) for a in node.names if a.name.startswith("cellkit")]
+    return found
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
+def test_layering_module_imports_only_lower_layers(path):
+    name = module_name(path)
+    for target, top_level in imports(path):
+        if target.startswith("cellkit.display") and not top_level and rank(name) < rank("cellkit.display"):
+            continue  # lazy display import inside a function: allowed
+        assert rank(target) <= rank(name), f"{name} (layer {rank(name)}) imports {target} (layer {rank(target)})"
+
+
+def test_layering_import_cellkit_does_not_load_display_or_cupy():
+    import subprocess
+    import sys
+
+    code = "import sys, cellkit; print(any(m.startswith('cellkit.display') for m in sys.modules), 'cupy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False"]
