@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import autograd as _ag
+from .. import backend as _backend
 from .. import dtype as _dt
 from ._core import attach, backend, float_array, tensor_arg, unbroadcast, wrap, xp
 from ..tensor import Tensor
@@ -536,7 +537,7 @@ def dense(input, weight, bias=None):
     >>> print(dense(x, w, ms.Tensor([0.5, 0.5, 0.5])))
     [[1.5 3.5 4.5]]
     """
-    if _ag._depth == 0 and backend().is_numpy:
+    if _ag._depth == 0 and _backend._current.is_numpy:
         out = _dense_numpy_fast(input, weight, bias)
         if out is not None:
             return wrap(out)
@@ -589,25 +590,31 @@ def dense(input, weight, bias=None):
 
 linear = dense
 
+# NumPy dtypes the dense fast path handles (the dtype objects of NumPy's own floats are singletons).
+_FAST_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float16)})
+
 
 def _dense_numpy_fast(input, weight, bias):
     """The common inference case on NumPy, with the fewest Python steps; None if it does not apply.
 
-    A layer call is dominated by Python overhead at small sizes, so this path
-    checks only what it relies on (2-D float weight, matching dtypes and
+    A small layer call is dominated by Python overhead, so this path checks
+    only what it relies on (2-D float weight, identical dtypes, matching
     sizes, a 1-D bias) and leaves everything else, errors included, to the
     general path.
     """
-    X = getattr(input, "_data", None)
-    W = getattr(weight, "_data", None)
-    if X is None or W is None or not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+    try:
+        X = input._data
+        W = weight._data
+        B = None if bias is None else bias._data
+    except AttributeError:  # not Tensors: the general path converts or complains
         return None
-    if W.ndim != 2 or X.ndim == 0 or X.dtype != W.dtype or X.dtype.kind != "f" or X.shape[-1] != W.shape[1]:
+    dtype = X.dtype
+    if (dtype not in _FAST_FLOATS or W.dtype is not dtype or W.ndim != 2 or X.ndim == 0
+            or X.shape[-1] != W.shape[1]):
         return None
     if bias is None:
         return X @ W.T
-    B = getattr(bias, "_data", None)
-    if B is None or not isinstance(bias, Tensor) or B.dtype != X.dtype or B.shape != (W.shape[0],):
+    if B is None or B.dtype is not dtype or B.ndim != 1 or B.shape[0] != W.shape[0]:
         return None
     out = X @ W.T
     out += B  # ``out`` is a fresh array: adding in place saves an allocation
