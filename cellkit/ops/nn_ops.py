@@ -37,6 +37,7 @@ from .. import backend as _backend
 from .. import dtype as _dt
 from ._core import attach, backend, float_array, tensor_arg, unbroadcast, wrap, xp
 from ..tensor import Tensor
+from . import _conv_numpy
 from .primitive import Primitive, prim_attr_register
 
 __all__ = [
@@ -223,7 +224,11 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
     recording = _ag._depth != 0 and (xt._node is not None or wt._node is not None or
                                      (bt is not None and bt._node is not None))
     Xp = _pad(X, pads, 0)
-    out = _conv_forward(Xp, W, stride, dilation, groups, ho, wo)
+    fast = backend().is_numpy
+    if fast:
+        out, cols = _conv_numpy.forward(Xp, W, stride, dilation, groups, ho, wo)
+    else:
+        out = _conv_forward(Xp, W, stride, dilation, groups, ho, wo)
     x = xp()
     if bt is not None:
         B = bt._data if bt._data.dtype == out.dtype else x.astype(bt._data, out.dtype)
@@ -232,14 +237,20 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
         return wrap(out)
     padded_shape = Xp.shape
     if wt._node is None:
-        Xp = None  # only the weight's gradient needs the input
+        Xp = cols = None  # only the weight's gradient needs the input
 
     def backward(g):
         gx = gw = gb = None
         if xt._node is not None:
-            gx = _conv_backward_input(g, W, padded_shape, pads, stride, dilation, groups)
+            if fast:
+                gx = _conv_numpy.backward_input(g, W, padded_shape, pads, stride, dilation, groups)
+            else:
+                gx = _conv_backward_input(g, W, padded_shape, pads, stride, dilation, groups)
         if wt._node is not None:
-            gw = _conv_backward_weight(g, Xp, W.shape, stride, dilation, groups)
+            if fast:
+                gw = _conv_numpy.backward_weight(g, cols, W.shape, groups)
+            else:
+                gw = _conv_backward_weight(g, Xp, W.shape, stride, dilation, groups)
         if bt is not None and bt._node is not None:
             gb = x.sum(g, axis=(0, 2, 3))
         return gx, gw, gb
