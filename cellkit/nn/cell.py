@@ -25,6 +25,7 @@ other concerns live in their own mixins:
 from __future__ import annotations
 
 import inspect
+import re
 from collections import OrderedDict
 
 from .. import context as _context
@@ -40,6 +41,7 @@ __all__ = ["Cell"]
 
 # Names the spec forbids: a subclass may not define a method 'cast', nor attributes 'phase'/'cells'.
 _RESERVED_ATTRIBUTES = ("cells",)
+_RESERVED_CLASS_NAMES = ("cast", "phase", "cells")
 
 
 class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
@@ -62,12 +64,14 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
     """
 
     def __init_subclass__(cls, **kwargs):
+        # The spec's warning: a subclass may not define a method 'cast' nor attributes 'phase' / 'cells'.
         super().__init_subclass__(**kwargs)
-        if "cast" in cls.__dict__:
-            raise TypeError(
-                f"Cell subclass '{cls.__name__}' must not define a method named 'cast': "
-                "the name is reserved by nn.Cell"
-            )
+        for name in _RESERVED_CLASS_NAMES:
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"Cell subclass '{cls.__name__}' must not define '{name}': the name is reserved by nn.Cell "
+                    "(a method named 'cast' and attributes named 'phase' or 'cells' are not allowed)"
+                )
 
     def __init__(self, auto_prefix=True, flags=None):
         if not isinstance(auto_prefix, bool):
@@ -128,8 +132,15 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
     def _call_with_extras(self, args, kwargs):
         if self._inputs is not None or self._kwargs_inputs is not None:
             self._check_inputs_against_spec(args, kwargs)
-        if self._dst_type is not None:
-            args = self.auto_cast_inputs(args)
+        if self._dst_type is None:
+            return self._run(args, kwargs)
+        args = self.auto_cast_inputs(args)
+        if kwargs:
+            kwargs = dict(zip(kwargs, self.cast_inputs(tuple(kwargs.values()), self._dst_type)))
+        with self._parameters_cast():
+            return self._run(args, kwargs)
+
+    def _run(self, args, kwargs):
         if _context.get_context("mode") == _context.GRAPH_MODE:
             # Hooks do not run in graph mode, as in MindSpore.
             return self.construct(*args, **kwargs)
@@ -216,80 +227,134 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         return self._inputs
 
     def _check_inputs_against_spec(self, args, kwargs):
+        """Compare the call's inputs with :meth:`set_inputs`; the error names the input."""
+        names = [n for n, p in inspect.signature(self.construct).parameters.items()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        cell_name = type(self).__name__
         if self._inputs is not None:
-            pairs = list(zip(range(len(self._inputs)), self._inputs))
-            if len(args) != len(self._inputs):
+            values = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
+            if len(values) != len(self._inputs):
                 raise ValueError(
-                    f"For '{type(self).__name__}', set_inputs declared {len(self._inputs)} input(s), "
-                    f"but the Cell was called with {len(args)}"
+                    f"For '{cell_name}', set_inputs declared {len(self._inputs)} input(s), "
+                    f"but the Cell was called with {len(values)}"
                 )
-            values = {i: a for i, a in enumerate(args)}
+            checks = [(f"'{names[i]}' (input {i})" if i < len(names) else f"{i}", spec, values[i])
+                      for i, spec in enumerate(self._inputs)]
         else:
-            names = list(inspect.signature(self.construct).parameters)
             bound = dict(zip(names, args))
             bound.update(kwargs)
-            pairs = list(self._kwargs_inputs.items())
-            values = bound
-        for key, spec in pairs:
-            if not isinstance(spec, Tensor) or key not in values:
-                continue
-            _check_one_input(type(self).__name__, key, spec, values[key])
+            checks = [(f"'{key}'", spec, bound[key]) for key, spec in self._kwargs_inputs.items() if key in bound]
+        for label, spec, value in checks:
+            if isinstance(spec, Tensor):
+                _check_one_input(cell_name, label, spec, value)
 
     # ------------------------------------------------------------- registration
     def __setattr__(self, name, value):
-        try:
-            params = self.__dict__["_params"]
-        except KeyError:
-            if isinstance(value, (Parameter, Cell, ParameterTuple)):
+        d = self.__dict__
+        params = d.get("_params")
+        if params is None:
+            if isinstance(value, (Parameter, ParameterTuple, Cell, Buffer)):
                 raise AttributeError(
-                    f"For 'insert_param_to_cell', please call Cell.__init__() before assigning '{name}' "
-                    f"in {type(self).__name__}.__init__"
-                ) from None
+                    f"For '{type(self).__name__}', please call Cell.__init__() (super().__init__()) before "
+                    f"assigning the {type(value).__name__} '{name}': the Cell cannot register it yet"
+                )
             object.__setattr__(self, name, value)
             return
-        if name == "phase" and not isinstance(value, str):
-            raise TypeError(f"For 'Cell', the property 'phase' must be string type, but got type {type(value)}.")
         if name in _RESERVED_ATTRIBUTES:
-            raise AttributeError(f"For 'Cell', '{name}' is a reserved name and cannot be used as an attribute")
+            raise AttributeError(
+                f"For 'Cell', '{name}' is reserved by nn.Cell (the method {name}()) and cannot be used as an attribute"
+            )
+        if name == "phase":
+            object.__setattr__(self, name, value)  # the property's setter checks the type
+            return
         if isinstance(value, Parameter):
+            self._assign_registered(name, value, "parameter")
             self.insert_param_to_cell(name, value)
         elif isinstance(value, ParameterTuple):
+            self._assign_registered(name, value, "parameter")
             self._set_parameter_tuple(name, value)
         elif isinstance(value, Cell):
+            self._assign_registered(name, value, "child cell")
             self.insert_child_to_cell(name, value)
-        elif isinstance(value, Buffer) or (name in self._buffers and isinstance(value, Tensor)):
-            if not isinstance(value, Buffer) and name in self._buffers:
-                raise TypeError(
-                    f"For 'Cell', '{name}' is a buffer: assign an nn.Buffer (or call register_buffer), "
-                    f"not a plain {type(value).__name__}"
-                )
-            self.register_buffer(name, value)
-        elif name in params and params[name] is not None:
-            if isinstance(value, Tensor):
-                params[name].set_data(value)  # MindSpore: a Tensor assigned over a Parameter sets its data
-            elif value is None:
-                params[name] = None
-                object.__setattr__(self, name, None)
-            else:
-                raise TypeError(
-                    f"For 'Cell', '{name}' is a Parameter of {type(self).__name__}; it can be replaced by a "
-                    f"Parameter or a Tensor, but got {type(value).__name__}"
-                )
-        elif name in self._cells and self._cells[name] is not None and value is not None:
-            raise TypeError(
-                f"Sub cell '{name}' already exists in network, can not assign this type: '{type(value)}' as a cell."
-            )
+            if self._auto_prefix:
+                value.update_parameters_name(name + ".")  # rename by attribute path: net.weight
+        elif isinstance(value, Buffer):
+            self._assign_registered(name, value, "buffer")
+            self.register_buffer(name, value, persistent=name not in self._non_persistent_buffers)
+        elif name in params:
+            self._assign_over_parameter(name, value)
+        elif name in self._cells:
+            self._assign_over_registered(self._cells, name, value, "Sub cell", "cell")
+        elif name in self._buffers:
+            self._assign_over_registered(self._buffers, name, value, "Buffer", "buffer")
         else:
             if isinstance(value, (list, tuple)):
                 _check_unique_parameter_names(name, value)
-            if name in self._cells:
-                self._cells[name] = None
-            if name in self._buffers and value is None:
-                self._buffers[name] = None
+            if name in self._params_tuples:
+                self._drop_parameter_tuple(name)
             object.__setattr__(self, name, value)
 
+    def _assign_registered(self, name, value, kind):
+        """Before registering ``value`` as ``name``: refuse to replace another kind of registration.
+
+        A plain attribute of the same name is replaced (as in MindSpore); a
+        registered Parameter, sub-Cell or buffer may only be replaced by the
+        same kind (KeyError otherwise), so one name never means two things.
+        """
+        registries = (("parameter", self._params), ("child cell", self._cells), ("buffer", self._buffers))
+        for other_kind, registry in registries:
+            if other_kind != kind and name in registry:
+                raise KeyError(
+                    f"For '{type(self).__name__}', '{name}' is already a {other_kind} of the Cell; "
+                    f"it cannot be replaced by a {kind} (delete it first with 'del cell.{name}')"
+                )
+        if kind == "parameter" and name not in self._params_tuples and name in self._tuple_member_keys():
+            raise KeyError(
+                f"For '{type(self).__name__}', '{name}' is the name of a ParameterTuple member of the Cell; "
+                "give the Parameter attribute another name"
+            )
+        if hasattr(type(self), name):
+            raise KeyError(
+                f"For '{type(self).__name__}', '{name}' already exists in the network (a method or class "
+                f"attribute of {type(self).__name__}); it cannot be used for a {kind}"
+            )
+        if name in self._params_tuples:
+            self._drop_parameter_tuple(name)
+            object.__delattr__(self, name)
+        elif name in self.__dict__ and not any(name in registry for _, registry in registries):
+            del self.__dict__[name]
+
+    def _tuple_member_keys(self):
+        return {key for keys in self._params_tuples.values() for key in keys}
+
+    def _assign_over_parameter(self, name, value):
+        """``cell.name = value`` where ``name`` is a registered Parameter and ``value`` is not one."""
+        current = self._params[name]
+        if value is None:
+            self._params[name] = None
+            object.__setattr__(self, name, None)
+        elif isinstance(value, Tensor) and current is not None:
+            current.set_data(value)  # MindSpore: a Tensor assigned over a Parameter sets its data
+        else:
+            raise TypeError(
+                f"Parameter '{name}' already exists in network, can not assign this type: '{type(value)}' as a "
+                "parameter (assign a Parameter, a Tensor to set its data, or None)"
+            )
+
+    def _assign_over_registered(self, registry, name, value, title, kind):
+        """``cell.name = value`` where ``name`` is a registered sub-Cell or buffer: only None may replace it."""
+        if value is not None:
+            hint = " (assign an nn.Buffer, or call register_buffer)" if kind == "buffer" else ""
+            raise TypeError(
+                f"{title} '{name}' already exists in network, can not assign this type: '{type(value)}' as a "
+                f"{kind}{hint}"
+            )
+        registry[name] = None
+        object.__setattr__(self, name, None)
+
     def __getattr__(self, name):
-        # Only called when normal lookup fails: entries added to the registries directly.
+        # Only called when normal lookup fails: entries added to the registries directly
+        # (``cell._params["extra"] = p``) and ParameterTuple members (``Parameter$1``).
         d = self.__dict__
         for registry in ("_params", "_cells", "_buffers"):
             table = d.get(registry)
@@ -298,11 +363,19 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
-        for registry in (self._params, self._cells, self._buffers, self._params_tuples):
-            registry.pop(name, None)
+        registered = False
+        if name in self._params_tuples:
+            self._drop_parameter_tuple(name)
+            registered = True
+        for registry in (self._params, self._cells, self._buffers):
+            if name in registry:
+                del registry[name]
+                registered = True
         self._non_persistent_buffers.discard(name)
         if name in self.__dict__:
             object.__delattr__(self, name)
+        elif not registered:
+            object.__delattr__(self, name)  # raises AttributeError as usual
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self._params) | set(self._cells) | set(self._buffers))
@@ -310,53 +383,83 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
     def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
         """Register ``param`` under ``param_name`` (what ``self.name = Parameter(...)`` does).
 
+        An unnamed Parameter (``Parameter#<n>``) takes ``param_name`` as its name.
+
         Raises
         ------
         KeyError
-            If ``param_name`` is empty, or contains ``'.'`` while
-            ``check_name_contain_dot`` is True.
+            If ``param_name`` is empty, contains ``'.'`` while
+            ``check_name_contain_dot`` is True, or already names something
+            else on the Cell (an attribute, method, sub-Cell or buffer).
         TypeError
-            If ``param`` is not a Parameter (or None).
+            If ``param_name`` is not a str, or ``param`` is not a Parameter (or None).
         """
-        if "_params" not in self.__dict__:
-            raise AttributeError("For 'insert_param_to_cell', please call Cell.__init__() firstly.")
-        if not param_name:
-            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not be None.")
         if not isinstance(param_name, str):
             raise TypeError(f"For 'insert_param_to_cell', 'param_name' must be a str, but got {type(param_name).__name__}")
+        if not param_name:
+            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not be None.")
         if check_name_contain_dot and "." in param_name:
             raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' should not contain '.': {param_name!r}")
+        if "_params" not in self.__dict__:
+            raise AttributeError("For 'insert_param_to_cell', please call Cell.__init__() firstly.")
+        if param_name not in self._params and (param_name in self.__dict__ or hasattr(type(self), param_name)):
+            raise KeyError(
+                f"For 'insert_param_to_cell', the {param_name} parameter already exists in the network. "
+                "Cannot insert another parameter with the same name."
+            )
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(
                 f"For 'insert_param_to_cell', the argument 'param' must be 'Parameter' if not None, "
-                f"but got {type(param).__name__}"
+                f"but got {type(param)}."
             )
         if param is not None and param.name_was_generated:
             # Rule 1: an unnamed Parameter takes the attribute's name.
             param.name = param_name
-        self._cells.pop(param_name, None)
-        self._buffers.pop(param_name, None)
         self._params[param_name] = param
-        object.__setattr__(self, param_name, param)
+        if "." not in param_name:
+            object.__setattr__(self, param_name, param)  # fast attribute access in construct
 
     def _set_parameter_tuple(self, name, params):
-        """A ParameterTuple attribute: its members are this Cell's parameters too.
+        """A ParameterTuple attribute: its members become this Cell's Parameters, keyed by their names.
 
         Unnamed members get ``Parameter$1``, ``Parameter$2`` ... from a counter
-        kept per Cell (rule 2 of the Parameter spec).
+        kept per Cell (rule 2 of the Parameter spec); two different members
+        sharing a name raise ValueError (rule 3), the same object twice is
+        registered once (rule 4).
         """
-        next_id = params.name_members(self._next_tuple_param_id)
+        for p in params:
+            other = self._params.get(p.name)
+            if not p.name_was_generated and other is not None and other is not p:
+                raise ValueError(
+                    f"For '{type(self).__name__}', the name '{p.name}' of a member of ParameterTuple '{name}' "
+                    "already exists as another Parameter of the Cell. Please set a unique name for the parameter."
+                )
+        next_id = params.name_members(self._next_tuple_param_id)  # checks names within the tuple first
         object.__setattr__(self, "_next_tuple_param_id", next_id)
-        self._params_tuples[name] = params
+        keys = []
+        for p in params:
+            if p.name not in keys:  # the same object twice is registered once
+                self._params[p.name] = p
+                keys.append(p.name)
+        self._params_tuples[name] = keys
         object.__setattr__(self, name, params)
 
+    def _drop_parameter_tuple(self, name):
+        """Unregister the members of the ParameterTuple held as ``name``."""
+        for key in self._params_tuples.pop(name, ()):
+            self._params.pop(key, None)
+
     def insert_child_to_cell(self, child_name, child_cell):
-        """Register ``child_cell`` under ``child_name`` (what ``self.name = SomeCell()`` does).
+        """Register ``child_cell`` under ``child_name``.
+
+        Unlike ``self.name = cell``, this does not rename the child's
+        Parameters (as in MindSpore).
 
         Raises
         ------
         KeyError
-            If ``child_name`` is empty or contains ``'.'``.
+            If ``child_name`` is empty, contains ``'.'``, or already names
+            something else on the Cell (an attribute, method, Parameter or buffer).
         TypeError
             If ``child_name`` is not a str, or ``child_cell`` is not a Cell (or None).
         """
@@ -368,25 +471,33 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             raise KeyError(
                 f"For 'insert_child_to_cell', the parameter 'child_name' can not be None and can not contain '.': {child_name!r}"
             )
+        if child_name not in self._cells and (child_name in self.__dict__ or hasattr(type(self), child_name)):
+            raise KeyError(
+                f"For 'insert_child_to_cell', the {child_name} child cell already exists in the network. "
+                "Cannot insert another child cell with the same name."
+            )
         if child_cell is not None and not isinstance(child_cell, Cell):
             raise TypeError(
                 f"For 'insert_child_to_cell', the argument 'child_cell' must be 'Cell' if not None, "
                 f"but got type {type(child_cell)}."
             )
-        if child_cell is not None and self._auto_prefix:
-            child_cell.update_parameters_name(child_name + ".")
-        self._params.pop(child_name, None)
         self._cells[child_name] = child_cell
         object.__setattr__(self, child_name, child_cell)
 
     # ------------------------------------------------------------------ traversal
     def cells(self):
-        """The direct children (the registry's values view, as MindSpore returns)."""
-        return self._cells.values()
+        """The direct children (an ``odict_values`` view, as MindSpore returns), each object once."""
+        return self.name_cells().values()
 
     def name_cells(self):
-        """The direct children by name (an OrderedDict)."""
-        return OrderedDict((name, c) for name, c in self._cells.items() if c is not None)
+        """The direct children by name (an OrderedDict); a child held under two names appears once."""
+        seen = set()
+        result = OrderedDict()
+        for name, cell in self._cells.items():
+            if cell is not None and id(cell) not in seen:
+                seen.add(id(cell))
+                result[name] = cell
+        return result
 
     def cells_and_names(self, cells=None, name_prefix=""):
         """Every Cell in the tree with its dotted path, this one first (path ``''``).
@@ -422,13 +533,10 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         return cell
 
     def _own_parameters(self):
-        """(attribute name, Parameter) pairs directly held, ParameterTuple members included."""
+        """(key, Parameter) pairs directly held, ParameterTuple members included (keyed by their names)."""
         for name, p in self._params.items():
             if p is not None:
                 yield name, p
-        for params in self._params_tuples.values():
-            for p in params:
-                yield p.name, p
 
     def parameters_and_names(self, name_prefix="", expand=True):
         """Every Parameter with its attribute path, each object once."""
@@ -472,9 +580,22 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         return result
 
     def update_parameters_name(self, prefix="", recurse=True):
-        """Rename each Parameter to ``prefix`` + its attribute path."""
+        """Rename each Parameter to ``prefix`` + its attribute path.
+
+        Raises
+        ------
+        TypeError
+            If ``prefix`` is not a str.
+        ValueError
+            If ``prefix`` holds characters other than letters, digits, ``_``, ``.`` and ``-``.
+        """
         if not isinstance(prefix, str):
             raise TypeError(f"For 'update_parameters_name', 'prefix' must be a str, but got {type(prefix).__name__}")
+        if not _PREFIX_PATTERN.match(prefix):
+            raise ValueError(
+                f"For 'update_parameters_name', the prefix {prefix!r} is illegal: it must match "
+                r"'^\w*[0-9a-zA-Z_.\-]*$' (ASCII letters, digits, '_', '.', '-')"
+            )
         for path, p in self.parameters_and_names(expand=recurse):
             p.name = prefix + path
 
@@ -501,10 +622,18 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         return self._scope
 
     def generate_scope(self):
-        """Give every Cell a scope string ``Default/<path>-<ClassName>``."""
-        for path, cell in self.cells_and_names():
-            scope = "Default" if not path else "Default/" + path.replace(".", "/") + "-" + type(cell).__name__
-            object.__setattr__(cell, "_scope", scope)
+        """Give every Cell below this one its scope: the parent's scope + ``/<name>-<ClassName>``.
+
+        Scopes start at ``Default`` (``Default/net-Net/dense-Dense``); this
+        Cell's own scope is left as it is (as in MindSpore).
+        """
+        def walk(cell, parent_scope):
+            for name, child in cell.name_cells().items():
+                scope = f"{parent_scope}/{name}-{type(child).__name__}"
+                object.__setattr__(child, "_scope", scope)
+                walk(child, scope)
+
+        walk(self, "Default")
 
     def check_names(self):
         """Raise ValueError if two different Parameters in the network share a name."""
@@ -558,6 +687,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             raise TypeError(f"For 'set_train', 'mode' must be a bool, but got {type(mode).__name__}")
         mode = bool(mode)
         for _, cell in self.cells_and_names():
+            cell._flags["training"] = mode  # MindSpore records it as a flag too
             object.__setattr__(cell, "training", mode)
             object.__setattr__(cell, "_phase", "train" if mode else "predict")
         return self
@@ -611,6 +741,9 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
     __hash__ = object.__hash__
 
 
+_PREFIX_PATTERN = re.compile(r"^\w*[0-9a-zA-Z_.\-]*$", re.ASCII)
+
+
 def _check_unique_parameter_names(attribute, values):
     """Rules 3 and 4: named Parameters in one list/tuple must differ; the same object twice is fine."""
     owners = {}
@@ -624,19 +757,31 @@ def _check_unique_parameter_names(attribute, values):
                 )
 
 
-def _check_one_input(cell_name, key, spec, value):
-    """Compare one call input with its set_inputs declaration; ValueError/TypeError if they disagree."""
+def _check_one_input(cell_name, label, spec, value):
+    """Compare one call input with its set_inputs declaration; ValueError/TypeError if they disagree.
+
+    A ``-1`` dimension is dynamic (any size); a shape of ``(-2,)`` is a dynamic rank (any shape).
+    """
     if not isinstance(value, Tensor):
         raise TypeError(
-            f"For '{cell_name}', input {key!r} was declared by set_inputs as a Tensor, but got {type(value).__name__}"
+            f"For '{cell_name}', input {label} was declared by set_inputs as a Tensor, but got {type(value).__name__}"
         )
     if spec.dtype is not value.dtype:
         raise TypeError(
-            f"For '{cell_name}', input {key!r} was declared by set_inputs with dtype {spec.dtype}, but got {value.dtype}"
+            f"For '{cell_name}', input {label} was declared by set_inputs with dtype {spec.dtype}, "
+            f"but got {value.dtype}"
         )
     declared, actual = tuple(spec.shape), tuple(value.shape)
-    if len(declared) != len(actual) or any(d != -1 and d != a for d, a in zip(declared, actual)):
+    if declared == (-2,):
+        return
+    if len(declared) != len(actual):
         raise ValueError(
-            f"For '{cell_name}', input {key!r} was declared by set_inputs with shape {list(declared)} "
-            f"(-1 is dynamic), but got shape {list(actual)}"
+            f"For '{cell_name}', input {label} was declared by set_inputs with rank {len(declared)} "
+            f"(shape {list(declared)}, -1 is dynamic), but got rank {len(actual)} (shape {list(actual)})"
         )
+    for axis, (d, a) in enumerate(zip(declared, actual)):
+        if d != -1 and d != a:
+            raise ValueError(
+                f"For '{cell_name}', input {label} was declared by set_inputs with shape {list(declared)} "
+                f"(-1 is dynamic), but got shape {list(actual)}: dimension {axis} must be {d}, not {a}"
+            )

@@ -10,12 +10,14 @@ regroups the weights into contiguous buffers.
 """
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 
 import numpy as np
 
 from .. import backend as _backend
 from ..jit_config import JitConfig  # noqa: F401  (re-exported)
+from ..tensor import Tensor
 
 __all__ = ["ParallelMixin", "BOOST_ALGORITHMS"]
 
@@ -149,10 +151,27 @@ class ParallelMixin:
         self._record("parallel_inputs", tuple(getattr(i, "shape", None) for i in inputs))
 
     def load_parameter_slice(self, params):
-        """Replace Parameters' data by name from ``params`` (a dict name -> Tensor)."""
+        """Replace Parameters' data by name from ``params`` (a dict: Parameter name -> Tensor).
+
+        In a parallel run each process loads its slice; in one process the
+        slice is the whole Parameter.  Names that are not Parameters of the
+        Cell are skipped; ``None`` means the Cell's own values (nothing changes).
+
+        Raises
+        ------
+        TypeError
+            If ``params`` is not a dict, or a value is not a Tensor.
+        """
+        if params is None:
+            return
         if not isinstance(params, dict):
             raise TypeError(f"For 'load_parameter_slice', 'params' must be a dict, but got {type(params).__name__}")
         own = self.parameters_dict()
+        for name, value in params.items():
+            if name in own and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"For 'load_parameter_slice', the value for '{name}' must be a Tensor, but got {type(value).__name__}"
+                )
         for name, value in params.items():
             if name in own:
                 own[name].set_data(value)
@@ -219,6 +238,11 @@ class ParallelMixin:
         """Set the graph-mode compile options (a :class:`JitConfig`)."""
         if not hasattr(jit_config, "jit_config_dict"):
             raise TypeError(f"For 'set_jit_config', 'jit_config' must be a JitConfig, but got {type(jit_config).__name__}")
+        if self._jit_config is not None:
+            # As MindSpore: the first configuration stays; later ones are ignored with a warning.
+            warnings.warn("For Cell, jit config can only be set once, ignore this setting.", RuntimeWarning,
+                          stacklevel=2)
+            return
         object.__setattr__(self, "_jit_config", jit_config)
         self._record("jit_config", dict(jit_config.jit_config_dict))
 
@@ -246,9 +270,10 @@ class ParallelMixin:
         options.update(kwargs)
         object.__setattr__(self, "_recompute_mode", mode)
         object.__setattr__(self, "_recompute_options", options)
-        for p in self.get_parameters():
-            if options["parallel_optimizer_comm_recompute"]:
-                p.parallel_optimizer_comm_recompute = True
+        if "parallel_optimizer_comm_recompute" in kwargs:
+            for p in self.get_parameters():
+                p.parallel_optimizer_comm_recompute = kwargs["parallel_optimizer_comm_recompute"]
+        self._record("recompute", dict(options, mode=mode))
         self._refresh_call_path()
 
     def flatten_weights(self, fusion_size=0):
@@ -264,6 +289,7 @@ class ParallelMixin:
         xp = _backend.current().xp
         groups = OrderedDict()
         for p in self.trainable_params():
+            p.init_data()  # a lazily-initialised Parameter needs its values before they can move
             groups.setdefault(p.dtype, []).append(p)
         buffers = []
         for dtype, params in groups.items():

@@ -1,10 +1,23 @@
 """Mixed precision for Cells: ``to_float``, ``cast_inputs``, ``auto_cast_inputs``, ``cast_param``.
 
-``to_float(dst)`` makes a Cell (and every Cell below it) cast its floating
-inputs to ``dst`` before ``construct``.  The most recent call wins, even a
-parent's call made after its children's (as in MindSpore).
+``to_float(dst)`` makes a Cell (and every Cell below it) compute in ``dst``:
+its floating inputs are cast before ``construct``, and while ``construct``
+runs its own floating Parameters read as ``dst`` casts of themselves
+(``self.weight`` inside ``construct`` is a differentiable cast, so the
+gradient still reaches the float32 Parameter, which keeps its dtype).
+This is MindSpore's rule that "all inputs of the Cell, Parameters
+included, are cast".  The most recent call wins, even a parent's call made
+after its children's (as in MindSpore).
+
+>>> import cellkit as ms
+>>> from cellkit import nn
+>>> dense = nn.Dense(3, 2).to_float(ms.float16)
+>>> dense(ms.ops.ones((1, 3))).dtype, dense.weight.dtype
+(mindspore.float16, mindspore.float32)
 """
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 from .. import dtype as _dt
 from ..ops import creation
@@ -63,6 +76,39 @@ class PrecisionMixin:
         if self._dst_type is None:
             return tuple(inputs)
         return self.cast_inputs(tuple(inputs), self._dst_type)
+
+    @contextmanager
+    def _parameters_cast(self):
+        """While ``construct`` runs: this Cell's floating Parameters read as casts to the ``to_float`` type.
+
+        Only the attribute view is swapped (the registry keeps the
+        Parameters); everything is put back afterwards, even on error.
+        """
+        dst = self._dst_type
+        attributes = self.__dict__
+        swapped = []
+        for name, param in self._params.items():
+            if attributes.get(name) is param and param is not None and param.dtype.is_floating_point \
+                    and param.dtype is not dst and param._data is not None:
+                swapped.append((name, param))
+        for name, keys in self._params_tuples.items():
+            members = attributes.get(name)
+            if members is not None and any(p.dtype.is_floating_point and p.dtype is not dst for p in members):
+                swapped.append((name, members))
+        casts = []
+        try:
+            for name, original in swapped:
+                if isinstance(original, tuple):
+                    cast = tuple(self.cast_param(p) for p in original)
+                else:
+                    cast = self.cast_param(original)
+                attributes[name] = cast
+                casts.append((name, original, cast))
+            yield
+        finally:
+            for name, original, cast in casts:
+                if attributes.get(name) is cast:  # construct may have reassigned it: keep that
+                    attributes[name] = original
 
     def cast_param(self, param):
         """``param`` cast to the :meth:`to_float` type for computing (the Parameter itself is unchanged)."""

@@ -8,12 +8,14 @@ strict load leaves the network exactly as it was.
 """
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
+
+import numpy as np
 
 from .. import backend as _backend
-from ..parameter import Parameter
 from ..tensor import Tensor
-from .buffer import Buffer
 from .hooks import HookRegistry, RemovableHandle, check_hook
 
 __all__ = ["StateMixin", "IncompatibleKeys"]
@@ -21,7 +23,7 @@ __all__ = ["StateMixin", "IncompatibleKeys"]
 _EXTRA_STATE_KEY = "_extra_state"
 
 
-class IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     """What ``load_state_dict`` could not match: ``missing_keys`` and ``unexpected_keys``."""
 
     __slots__ = ()
@@ -32,6 +34,9 @@ class IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpect
         return f"_IncompatibleKeys(missing_keys={self.missing_keys}, unexpected_keys={self.unexpected_keys})"
 
     __str__ = __repr__
+
+
+IncompatibleKeys = _IncompatibleKeys
 
 
 class _StateDict(OrderedDict):
@@ -60,7 +65,7 @@ class StateMixin:
             raise KeyError("For 'register_buffer', the buffer name can't be empty string \"\"")
         if "." in name:
             raise KeyError(f"For 'register_buffer', the buffer name can't contain \".\", but got {name!r}")
-        if name in self.__dict__ and name not in self._buffers:
+        if name not in self._buffers and (name in self.__dict__ or hasattr(type(self), name)):
             raise KeyError(f"For 'register_buffer', attribute '{name}' already exists")
         if name in self._params or name in self._cells:
             raise KeyError(f"For 'register_buffer', attribute '{name}' already exists")
@@ -68,10 +73,7 @@ class StateMixin:
             raise TypeError(
                 f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (Tensor or None required)"
             )
-        if isinstance(tensor, Parameter):
-            raise TypeError(f"For 'register_buffer', '{name}' is a Parameter: assign it as an attribute instead")
-        if tensor is not None and not isinstance(tensor, Buffer):
-            tensor = Buffer(tensor)
+        # The Tensor itself is held (as in MindSpore), so the caller's object is the buffer.
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers.discard(name)
@@ -205,71 +207,85 @@ class StateMixin:
         """Copy values from ``state_dict`` into this Cell's Parameters and buffers.
 
         Returns an ``IncompatibleKeys(missing_keys, unexpected_keys)`` tuple.
-        With ``strict=True`` any missing or unexpected key raises RuntimeError.
-        Every problem is found before anything is changed: on error the Cell
-        is left exactly as it was.
+        With ``strict=True`` any missing or unexpected key raises RuntimeError
+        (after the load post-hooks, which may edit the two lists).  A size
+        mismatch or a value that is not a Tensor raises RuntimeError whatever
+        ``strict`` says.
+
+        Unlike MindSpore (and PyTorch), a load that raises changes nothing:
+        every entry is checked before any is written, and when a post-hook
+        or the strict check fails after writing, the old values are put back
+        -- every Parameter and buffer is left bit-identical.  Values are
+        written into the existing arrays (cast to their dtype), so views of
+        them (``flatten_weights``) stay views.
         """
-        if not isinstance(state_dict, dict):
-            raise TypeError(f"For 'load_state_dict', 'state_dict' must be a dict, but got {type(state_dict).__name__}")
-        if not isinstance(strict, bool):
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        if isinstance(strict, (bool, np.bool_)) or isinstance(strict, int):
+            strict = bool(strict)
+        else:
             raise TypeError(f"For 'load_state_dict', 'strict' must be a bool, but got {type(strict).__name__}")
         metadata = getattr(state_dict, "_metadata", None)
-        state_dict = OrderedDict(state_dict)
+        state_dict = OrderedDict(state_dict)  # hooks may edit it; the caller's dict stays as it was
         missing, unexpected, errors = [], [], []
-        plan = []  # (cell, kind, name, target, value) to apply once everything checks out
-
-        for path, cell in self.cells_and_names():
-            prefix = path + "." if path else ""
-            local_metadata = {} if metadata is None else metadata.get(path, {})
-            for hook in list(cell._state_hooks("_load_state_dict_pre_hooks").values()):
-                # MindSpore passes strict=True to these hooks whatever the caller asked.
-                hook(cell, state_dict, prefix, local_metadata, True, missing, unexpected, errors)
-            cell._plan_load(state_dict, prefix, missing, errors, plan)
-
-        expected = set(self.state_dict().keys())
-        for key in state_dict:
-            if key not in expected:
-                unexpected.append(key)
+        plan, visited = [], []
+        self._plan_load_tree(state_dict, "", metadata, missing, unexpected, errors, plan, visited)
         result = IncompatibleKeys(missing, unexpected)
-        for _, cell in self.cells_and_names():
-            for hook in list(cell._state_hooks("_load_state_dict_post_hooks").values()):
-                hook(cell, result)
-        if strict:
-            if result.unexpected_keys:
-                errors.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in result.unexpected_keys) + ". ")
-            if result.missing_keys:
-                errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in result.missing_keys) + ". ")
         if errors:
-            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
-        for cell, kind, name, target, value in plan:
-            if kind == "param":
-                target.set_data(value)
-            elif kind == "buffer":
-                target._data = value
-            else:
-                cell.set_extra_state(value)
+            raise RuntimeError(_load_error_text(self, errors))  # nothing has been written yet
+        post_hooks = [(cell, hook) for cell in visited
+                      for hook in list(cell._state_hooks("_load_state_dict_post_hooks").values())]
+        if strict and not post_hooks and (missing or unexpected):
+            raise RuntimeError(_load_error_text(self, _key_errors(result)))
+        undo = _apply_load_plan(plan, keep_backup=bool(post_hooks))
+        try:
+            for cell, hook in post_hooks:
+                hook(cell, result)  # may edit result.missing_keys / result.unexpected_keys
+            if strict and (result.missing_keys or result.unexpected_keys):
+                raise RuntimeError(_load_error_text(self, _key_errors(result)))
+        except BaseException:
+            undo()
+            raise
         return result
 
-    def _plan_load(self, state_dict, prefix, missing, errors, plan):
-        """Check this Cell's own entries; queue the changes without making them."""
+    def _plan_load_tree(self, local_state, prefix, metadata, missing, unexpected, errors, plan, visited):
+        """Run this Cell's load pre-hooks, check its entries, then recurse; record the writes in ``plan``.
+
+        Each child sees only the keys under its prefix (as in MindSpore), so a
+        child's pre-hook may rename its own keys.  ``visited`` collects the
+        Cells children first: the order the post-hooks run in.
+        """
+        local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+        for hook in list(self._state_hooks("_load_state_dict_pre_hooks").values()):
+            # MindSpore passes strict=True to these hooks whatever the caller asked.
+            hook(self, local_state, prefix, local_metadata, True, missing, unexpected, errors)
+        self._plan_load(local_state, prefix, missing, unexpected, errors, plan)
+        for name, child in self._cells.items():
+            if child is None:
+                continue
+            child_prefix = prefix + name + "."
+            child_state = OrderedDict((k, v) for k, v in local_state.items() if k.startswith(child_prefix))
+            child._plan_load_tree(child_state, child_prefix, metadata, missing, unexpected, errors, plan, visited)
+        visited.append(self)
+
+    def _plan_load(self, state_dict, prefix, missing, unexpected, errors, plan):
+        """Check this Cell's own entries; queue the writes without making them."""
         xp = _backend.current().xp
-        persistent_buffers = {n: b for n, b in self._buffers.items() if n not in self._non_persistent_buffers}
-        for name, target in list(self._params.items()) + list(persistent_buffers.items()):
+        local = OrderedDict(self._params)
+        local.update((n, b) for n, b in self._buffers.items() if n not in self._non_persistent_buffers)
+        for name, target in local.items():
             key = prefix + name
-            if key not in state_dict:
+            if target is None or key not in state_dict:
                 if target is not None:
                     missing.append(key)
                 continue
             value = state_dict[key]
-            if target is None:
-                errors.append(f"'{key}' is registered as None in the Cell but the state_dict has a value for it")
-                continue
             if not isinstance(value, Tensor):
-                try:
-                    value = Tensor(value)
-                except TypeError:
-                    errors.append(f"'{key}': expected a Tensor, got {type(value).__name__}")
-                    continue
+                errors.append(
+                    f'While copying the parameter named "{key}", expected Tensor or Tensor-like object from '
+                    f"checkpoint but received {type(value)}"
+                )
+                continue
             if tuple(value.shape) != tuple(target.shape):
                 errors.append(
                     f"size mismatch for {key}: copying a param with shape {tuple(value.shape)} from checkpoint, "
@@ -277,15 +293,103 @@ class StateMixin:
                 )
                 continue
             data = value._require_data("load_state_dict")
-            if data.dtype != target._data.dtype:
-                data = xp.astype(data, target._data.dtype)
+            wanted = target.dtype.to_backend(xp)
+            if data.dtype != wanted:
+                data = xp.astype(data, wanted)
+            plan.append(("array", self, target, data))
+        extra_key = prefix + _EXTRA_STATE_KEY
+        takes_extra = type(self).set_extra_state is not StateMixin.set_extra_state
+        if takes_extra:
+            if extra_key in state_dict:
+                plan.append(("extra", self, None, state_dict[extra_key]))
             else:
-                data = xp.asarray(data, copy=True)
-            plan.append((self, "param" if isinstance(target, Parameter) else "buffer", name, target,
-                         Tensor._from_array(data) if isinstance(target, Parameter) else data))
-        if self._has_extra_state():
-            key = prefix + _EXTRA_STATE_KEY
-            if key in state_dict:
-                plan.append((self, "extra", key, None, state_dict[key]))
-            else:
-                missing.append(key)
+                missing.append(extra_key)
+        for key in state_dict:
+            if not key.startswith(prefix) or (takes_extra and key == extra_key):
+                continue
+            rest = key[len(prefix):]
+            if local.get(rest) is not None:
+                continue
+            head = rest.split(".", 1)[0]
+            if "." in rest and self._cells.get(head) is not None:
+                continue  # the child checks it
+            unexpected.append(key)
+
+
+def _key_errors(result):
+    """MindSpore's strict-mode messages: missing keys first, then unexpected ones."""
+    errors = []
+    if result.missing_keys:
+        errors.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in result.missing_keys) + ". ")
+    if result.unexpected_keys:
+        errors.append(
+            "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in result.unexpected_keys) + ". "
+        )
+    return errors
+
+
+def _load_error_text(cell, errors):
+    return f"Error(s) in loading state_dict for {type(cell).__name__}:\n\t" + "\n\t".join(errors)
+
+
+def _copy(array):
+    xp = _backend.current().xp
+    try:
+        return xp.asarray(array, copy=True)
+    except TypeError:  # a namespace whose asarray has no ``copy`` argument
+        return array.copy()
+
+
+def _apply_load_plan(plan, keep_backup):
+    """Make the planned writes; return a function that puts everything back.
+
+    Extra states go first (user code that may raise); on failure the ones
+    already set are restored and nothing else has changed.  Arrays are
+    written in place when the target holds an array of the same shape and
+    dtype (views of it stay views); otherwise the target gets its own copy.
+    Backups of overwritten values are kept only when ``keep_backup`` says
+    something may still fail afterwards.
+    """
+    undo = []
+
+    def rollback():
+        for step in reversed(undo):
+            step()
+        undo.clear()
+
+    try:
+        for kind, cell, _, value in plan:
+            if kind == "extra":
+                before = copy.deepcopy(cell.get_extra_state()) if cell._has_extra_state() else None
+                cell.set_extra_state(value)
+                undo.append(lambda cell=cell, before=before: cell.set_extra_state(before))
+    except BaseException:
+        rollback()
+        raise
+    for kind, _, target, value in plan:
+        if kind == "array":
+            undo.append(_write_array(target, value, keep_backup))
+    return rollback
+
+
+def _write_array(target, value, keep_backup):
+    """Write ``value`` into ``target``'s data; return the step that undoes it."""
+    current = target._data
+    if current is not None and tuple(current.shape) == tuple(value.shape) and current.dtype == value.dtype:
+        backup = _copy(current) if keep_backup else None
+        try:
+            current[...] = value
+        except (ValueError, TypeError):  # a read-only array: give the target a copy instead
+            pass
+        else:
+            def restore_in_place():
+                if backup is not None:
+                    current[...] = backup
+            return restore_in_place
+    old_data, old_lazy = target._data, target._lazy
+    target._data = _copy(value)
+    target._lazy = None
+
+    def restore_reference():
+        target._data, target._lazy = old_data, old_lazy
+    return restore_reference

@@ -68,10 +68,7 @@ class Dense(Cell):
         self.activation_flag = self.activation is not None
 
     def construct(self, x):
-        weight, bias = self.weight, self.bias
-        if self._dst_type is not None:
-            weight = self.cast_param(weight)
-            bias = None if bias is None else self.cast_param(bias)
+        weight, bias = self.weight, self.bias  # already in the to_float type, if one is set
         out = ops.dense(x, weight, bias)
         if self.activation_flag:
             out = self.activation(out)

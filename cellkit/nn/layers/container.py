@@ -25,6 +25,30 @@ def _check_cell(value, container):
     return value
 
 
+def _inherited_prefix(cells):
+    """The name prefix the container's children already carry (``'layers.'`` once it joined a parent).
+
+    Read from the first child that has a Parameter: its name is
+    ``<prefix><key>.<path>``.  Empty when no child has a Parameter.
+    """
+    for key, cell in cells.items():
+        if cell is None:
+            continue
+        for path, param in cell.parameters_and_names():
+            suffix = f"{key}.{path}"
+            if param.name.endswith(suffix):
+                return param.name[: len(param.name) - len(suffix)]
+            return ""
+    return ""
+
+
+def _add_child(container, key, cell, prefix=""):
+    """Register ``cell`` as ``key`` and, with auto_prefix, name its Parameters ``<prefix><key>.<path>``."""
+    container.insert_child_to_cell(key, cell)
+    if container._auto_prefix:
+        cell.update_parameters_name(prefix + key + ".")
+
+
 class _IndexedCells(Cell):
     """Shared list behaviour: children named '0', '1', ... in order."""
 
@@ -32,11 +56,13 @@ class _IndexedCells(Cell):
         return list(self._cells.values())
 
     def _reset(self, cells):
+        """Re-register ``cells`` as '0', '1', ... (renaming their Parameters to match the new keys)."""
+        prefix = _inherited_prefix(self._cells)
         for name in list(self._cells):
             del self._cells[name]
             object.__delattr__(self, name) if name in self.__dict__ else None
         for i, cell in enumerate(cells):
-            self.insert_child_to_cell(str(i), cell)
+            _add_child(self, str(i), cell, prefix)
 
     def _index(self, index):
         if isinstance(index, bool) or not isinstance(index, int):
@@ -72,7 +98,8 @@ class _IndexedCells(Cell):
 
     def append(self, cell):
         """Add ``cell`` at the end; returns self."""
-        self.insert_child_to_cell(str(len(self._cells)), _check_cell(cell, type(self).__name__))
+        _check_cell(cell, type(self).__name__)
+        _add_child(self, str(len(self._cells)), cell, _inherited_prefix(self._cells))
         return self
 
     def extend(self, cells):
@@ -99,12 +126,12 @@ class SequentialCell(_IndexedCells):
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for name, cell in args[0].items():
-                self.insert_child_to_cell(name, _check_cell(cell, "SequentialCell"))
+                _add_child(self, name, _check_cell(cell, "SequentialCell"))
             return
         if len(args) == 1 and isinstance(args[0], list):
             args = tuple(args[0])
         for i, cell in enumerate(args):
-            self.insert_child_to_cell(str(i), _check_cell(cell, "SequentialCell"))
+            _add_child(self, str(i), _check_cell(cell, "SequentialCell"))
 
     def construct(self, input_data):
         for cell in self._cells.values():
@@ -140,7 +167,11 @@ class CellDict(Cell):
         return self._cells[key]
 
     def __setitem__(self, key, cell):
-        self.insert_child_to_cell(key, _check_cell(cell, "CellDict"))
+        _check_cell(cell, "CellDict")
+        prefix = _inherited_prefix(self._cells)
+        if key in self._cells:
+            del self[key]
+        _add_child(self, key, cell, prefix)
 
     def __delitem__(self, key):
         delattr(self, key)
