@@ -12,3 +12,5 @@ from .cell import Cell
 from .cell_state import IncompatibleKeys
 from .hooks import RemovableHandle
 from .layers import *  # noqa: F401,F403
+from .loss import *  # noqa: F401,F403
+from .optim import *  # noqa: F401,F403  (optimizers and learning-rate schedules)

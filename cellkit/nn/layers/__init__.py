@@ -1,6 +1,10 @@
-"""Layers: Dense, Conv2d, activations, containers."""
+"""Layers: Dense, Conv1d/Conv2d, pooling, normalization, dropout, embedding, activations, containers."""
 from .activation import *  # noqa: F401,F403
 from .basic import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
+from .dropout import *  # noqa: F401,F403
+from .embedding import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
+from .normalization import *  # noqa: F401,F403
+from .pooling import *  # noqa: F401,F403

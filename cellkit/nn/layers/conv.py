@@ -221,10 +221,7 @@ class Conv1d(Cell):
         if not isinstance(x, Tensor) or x.ndim != 3:
             shape = x.shape if isinstance(x, Tensor) else type(x).__name__
             raise ValueError(f"For 'Conv1d', the input must be a 3-D Tensor (N, C, W), but got {shape}.")
-        weight, bias = self.weight, self.bias
-        if self._dst_type is not None:
-            weight = self.cast_param(weight)
-            bias = None if bias is None else self.cast_param(bias)
+        weight, bias = self.weight, self.bias  # already in the to_float type, if one is set
         out = ops.conv2d(ops.expand_dims(x, 2), weight, bias, self.stride, self.pad_mode.lower(), self.padding,
                          self.dilation, self.group)
         return ops.squeeze(out, 2)
