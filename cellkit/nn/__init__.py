@@ -14,3 +14,4 @@ from .hooks import RemovableHandle
 from .layers import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .optim import *  # noqa: F401,F403  (optimizers and learning-rate schedules)
+from .wrap import *  # noqa: F401,F403  (WithLossCell, TrainOneStepCell, WithEvalCell ...)
