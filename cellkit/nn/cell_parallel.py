@@ -82,10 +82,16 @@ class ParallelMixin:
         if level not in (0, 1, 2):
             raise ValueError(f"For 'shard', 'level' must be 0, 1 or 2, but got {level!r}")
         params = dict(self.parameters_and_names())
+        plans = {}
         for name, plan in (parameter_plan or {}).items():
+            if not isinstance(name, str):
+                raise TypeError(f"For 'shard', the keys of 'parameter_plan' must be str, but got {type(name).__name__}")
+            plans[name] = _check_strategy((plan,), "parameter_plan")[0]
+        for name, plan in plans.items():
             key = name[len("self."):] if name.startswith("self.") else name
-            if key in params:
-                params[key].shard_strategy = _check_strategy((plan,), "parameter_plan")[0]
+            # As the spec says: an unknown name, or a Parameter that already has a strategy, is skipped.
+            if key in params and getattr(params[key], "shard_strategy", None) is None:
+                params[key].shard_strategy = plan
         self._record("shard", {"in_strategy": in_strategy, "out_strategy": out_strategy,
                                "parameter_plan": dict(parameter_plan or {}), "device": device, "level": level})
         return self
@@ -117,9 +123,9 @@ class ParallelMixin:
         self._record("offload", {"backward_prefetch": backward_prefetch})
 
     def set_comm_fusion(self, fusion_type, recurse=True):
-        """Set ``comm_fusion`` on every Parameter (gradient all-reduce grouping; recorded)."""
+        """Set ``comm_fusion`` on the trainable Parameters (gradient all-reduce grouping; recorded); returns self."""
         fusion_type = _check_int(fusion_type, "fusion_type", 0)
-        for p in self.get_parameters(expand=recurse):
+        for p in self.trainable_params(recurse):
             p.comm_fusion = fusion_type
         self._record("comm_fusion", fusion_type)
         return self
@@ -189,32 +195,32 @@ class ParallelMixin:
             raise ValueError(f"For 'Cell', the property 'pipeline_stage' can not be less than 0, but got {value}")
         object.__setattr__(self, "_pipeline_stage", value)
         self._record("pipeline_stage", value)
+        # As MindSpore: the Cell's trainable Parameters are marked as used in that stage.
+        for p in self.trainable_params():
+            if value not in p.pipeline_stages:
+                p.add_pipeline_stage(value)
 
     def infer_param_pipeline_stage(self):
-        """The trainable Parameters that belong to this Cell's pipeline stage.
+        """The trainable Parameters that belong to the current process's pipeline stage.
 
-        A Parameter's stages are those given with ``Parameter.add_pipeline_stage``
-        plus the stage of the innermost Cell holding it that has one.
+        A Parameter's stages are those of the Cells holding it (set through
+        ``pipeline_stage``) and those added with ``Parameter.add_pipeline_stage``.
+        cellkit runs as the single process, rank 0, so the current stage is 0.
+        Deprecated in MindSpore 2.3.
 
         Raises
         ------
         RuntimeError
             If a trainable Parameter belongs to no stage at all.
         """
-        from_cells = {}
-        for _, cell in self.cells_and_names():  # parents come first, so inner Cells override
-            if cell._pipeline_stage >= 0:
-                for p in cell.get_parameters():
-                    from_cells[id(p)] = cell._pipeline_stage
-        current = max(self._pipeline_stage, 0)
+        current = 0
         result = []
         for p in self.trainable_params():
-            stages = list(getattr(p, "pipeline_stages", None) or [])
-            if id(p) in from_cells:
-                stages.append(from_cells[id(p)])
+            stages = p.pipeline_stages
             if not stages:
                 raise RuntimeError(
-                    f"Parameter '{p.name}' belongs to no pipeline stage: set 'pipeline_stage' on a Cell holding it"
+                    f"For 'infer_param_pipeline_stage', the parameter {p.name} does not belong to any stage: set "
+                    "'pipeline_stage' on the Cell holding it, or add its stage with Parameter.add_pipeline_stage"
                 )
             if current in stages:
                 result.append(p)
@@ -283,7 +289,18 @@ class ParallelMixin:
         optimizer step could update a whole group at once.  With
         ``fusion_size > 0`` (bytes) a group is split into buffers no larger
         than that (a Parameter bigger than ``fusion_size`` gets its own).
-        Returns the list of buffers (backend arrays).
+        Non-trainable Parameters are left alone.
+
+        Returns the buffers as Tensors sharing the memory (MindSpore returns
+        nothing; the buffers let a display show the layout).  Note that
+        ``Parameter.set_data`` gives a Parameter new memory, taking it out of
+        its buffer; ``load_state_dict`` writes in place and keeps it in.
+
+        >>> import cellkit as ms
+        >>> from cellkit import nn
+        >>> net = nn.SequentialCell(nn.Dense(3, 2), nn.Dense(2, 1))
+        >>> [b.shape for b in net.flatten_weights()]
+        [(11,)]
         """
         fusion_size = _check_int(fusion_size, "fusion_size", 0)
         xp = _backend.current().xp
@@ -313,5 +330,6 @@ class ParallelMixin:
                     offset += n
                 buffers.append(flat)
         object.__setattr__(self, "_flat_weight_buffers", buffers)
-        self._record("flatten_weights", {"fusion_size": fusion_size, "buffers": len(buffers)})
-        return buffers
+        self._record("flatten_weights", {"fusion_size": fusion_size,
+                                         "buffers": [(str(b.dtype), int(b.shape[0])) for b in buffers]})
+        return [Tensor._from_array(b) for b in buffers]
