@@ -503,11 +503,13 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         """Every Cell in the tree with its dotted path, this one first (path ``''``).
 
         Each Cell is yielded once even if it is reachable by several paths.
+        ``cells`` is a set of Cells already visited (they and what lies below
+        them are skipped); it is updated as the walk goes, as in MindSpore.
         """
-        seen = set() if cells is None else cells
-        if id(self) in seen:
+        seen = cells if cells else set()
+        if self in seen:
             return
-        seen.add(id(self))
+        seen.add(self)
         yield name_prefix, self
         for name, child in self._cells.items():
             if child is None:

@@ -360,9 +360,12 @@ def _apply_load_plan(plan, keep_backup):
     try:
         for kind, cell, _, value in plan:
             if kind == "extra":
-                before = copy.deepcopy(cell.get_extra_state()) if cell._has_extra_state() else None
+                # Without get_extra_state there is nothing to restore the old state from.
+                restorable = cell._has_extra_state()
+                before = copy.deepcopy(cell.get_extra_state()) if restorable else None
                 cell.set_extra_state(value)
-                undo.append(lambda cell=cell, before=before: cell.set_extra_state(before))
+                if restorable:
+                    undo.append(lambda cell=cell, before=before: cell.set_extra_state(before))
     except BaseException:
         rollback()
         raise

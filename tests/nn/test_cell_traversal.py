@@ -74,9 +74,10 @@ def test_cells_and_names_walks_the_tree_depth_first_visiting_shared_cells_once()
 def test_cells_and_names_name_prefix_and_cells_argument():
     top = Top()
     assert [n for n, _ in top.cells_and_names(name_prefix="net")] == ["net", "net.mid", "net.mid.a", "net.leaf"]
-    # 'cells' is the set of Cells already visited: they are skipped.
-    visited = {id(top.mid)}
+    # 'cells' is the set of Cells already visited: they are skipped, and the walk adds to it.
+    visited = {top.mid}
     assert [n for n, _ in top.cells_and_names(cells=visited)] == ["", "leaf"]
+    assert visited == {top, top.mid, top.leaf}
 
 
 def test_get_sub_cell_follows_a_dotted_path():
