@@ -250,8 +250,11 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
 
     # ------------------------------------------------------------- registration
     def __setattr__(self, name, value):
-        d = self.__dict__
-        params = d.get("_params")
+        if name in _RESERVED_ATTRIBUTES:
+            raise AttributeError(
+                f"For 'Cell', '{name}' is reserved by nn.Cell (the method {name}()) and cannot be used as an attribute"
+            )
+        params = self.__dict__.get("_params")
         if params is None:
             if isinstance(value, (Parameter, ParameterTuple, Cell, Buffer)):
                 raise AttributeError(
@@ -260,10 +263,6 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 )
             object.__setattr__(self, name, value)
             return
-        if name in _RESERVED_ATTRIBUTES:
-            raise AttributeError(
-                f"For 'Cell', '{name}' is reserved by nn.Cell (the method {name}()) and cannot be used as an attribute"
-            )
         if name == "phase":
             object.__setattr__(self, name, value)  # the property's setter checks the type
             return
@@ -272,7 +271,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             self.insert_param_to_cell(name, value)
         elif isinstance(value, ParameterTuple):
             self._assign_registered(name, value, "parameter")
-            self._set_parameter_tuple(name, value)
+            self._set_parameter_tuple(name, value)  # replaces a Parameter attribute of that name too
         elif isinstance(value, Cell):
             self._assign_registered(name, value, "child cell")
             self.insert_child_to_cell(name, value)
@@ -428,7 +427,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         registered once (rule 4).
         """
         for p in params:
-            other = self._params.get(p.name)
+            other = self._params.get(p.name) if p.name != name or name in self._tuple_member_keys() else None
             if not p.name_was_generated and other is not None and other is not p:
                 raise ValueError(
                     f"For '{type(self).__name__}', the name '{p.name}' of a member of ParameterTuple '{name}' "
@@ -436,6 +435,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 )
         next_id = params.name_members(self._next_tuple_param_id)  # checks names within the tuple first
         object.__setattr__(self, "_next_tuple_param_id", next_id)
+        if name in self._params and name not in self._tuple_member_keys():
+            del self._params[name]  # a Parameter attribute of the same name is replaced
         keys = []
         for p in params:
             if p.name not in keys:  # the same object twice is registered once
