@@ -482,3 +482,16 @@ def test_parallel_settings_do_not_change_what_the_cell_computes():
         net.set_boost("less_bn")
         net.set_jit_config(ms.JitConfig())
     np.testing.assert_array_equal(net(x).asnumpy(), expected)
+
+
+def test_flatten_weights_on_every_backend_keeps_values_and_shares_memory(backend):
+    net, other = Net(), Net()
+    before = [p.asnumpy() for p in net.trainable_params()]
+    buffers = net.flatten_weights(fusion_size=48)
+    assert [b.shape[0] for b in buffers] == [12, 12, 2]
+    for p, values in zip(net.trainable_params(), before):
+        np.testing.assert_array_equal(p.asnumpy(), values)
+    buffers[1]._data[...] = 0.25  # written through the buffer, seen by its Parameters
+    assert np.all(net.dense1.bias.asnumpy() == 0.25) and np.all(net.dense2.weight.asnumpy() == 0.25)
+    net.load_state_dict(other.state_dict())  # written in place: still in the buffer
+    np.testing.assert_array_equal(buffers[1].asnumpy()[:4], other.dense1.bias.asnumpy())

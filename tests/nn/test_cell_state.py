@@ -515,3 +515,18 @@ def test_load_state_dict_does_not_run_the_state_dict_hooks():
     fired.clear()
     net.load_state_dict(sd)
     assert fired == []
+
+
+def test_load_state_dict_on_every_backend_loads_and_rolls_back(backend):
+    net, other = Outer(), Outer()
+    before = snapshot(net)
+    handle = net.register_load_state_dict_post_hook(lambda cell, keys: keys.missing_keys.append("made.up"))
+    with pytest.raises(RuntimeError, match="made.up"):
+        net.load_state_dict(state_of(other, 10))
+    assert snapshot(net) == before
+    handle.remove()
+    net.load_state_dict(state_of(other, 10))
+    assert snapshot(net) != before
+    for key, value in state_of(other, 10).items():
+        np.testing.assert_array_equal(net.state_dict()[key].asnumpy(), value.asnumpy().astype(
+            net.state_dict()[key].asnumpy().dtype))
