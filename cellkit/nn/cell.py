@@ -82,7 +82,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         setattr_(self, "_cells", OrderedDict())
         setattr_(self, "_buffers", OrderedDict())
         setattr_(self, "_non_persistent_buffers", set())
-        setattr_(self, "_params_tuples", OrderedDict())
+        setattr_(self, "_params_tuples", OrderedDict())  # attribute -> the _params keys of its members
         setattr_(self, "_next_tuple_param_id", 1)  # Parameter$<k> names for ParameterTuple members
         setattr_(self, "_auto_prefix", auto_prefix)
         setattr_(self, "training", False)
@@ -250,6 +250,21 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
 
     # ------------------------------------------------------------- registration
     def __setattr__(self, name, value):
+        """Assigning an attribute registers what it holds.
+
+        - a Parameter is registered under the attribute name (and named after
+          it when unnamed); a ParameterTuple's members are registered under
+          their names (unnamed ones become ``Parameter$1``, ``Parameter$2`` ...);
+        - a Cell becomes a child; with ``auto_prefix`` its Parameters are
+          renamed by attribute path (``net.weight``);
+        - an ``nn.Buffer`` becomes a buffer;
+        - over a registered Parameter, a Tensor sets its data and None empties
+          the slot; over a sub-Cell or buffer only None (or the same kind) is
+          accepted: anything else raises TypeError;
+        - one name never holds two kinds at once (KeyError);
+        - a list or tuple of Parameters is not registered, but two different
+          Parameters in it may not share a name (ValueError).
+        """
         if name in _RESERVED_ATTRIBUTES:
             raise AttributeError(
                 f"For 'Cell', '{name}' is reserved by nn.Cell (the method {name}()) and cannot be used as an attribute"
