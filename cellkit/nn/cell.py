@@ -576,10 +576,14 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
 
     def parameters_broadcast_dict(self, recurse=True):
-        """Like :meth:`parameters_dict`, leaving out layerwise-parallel Parameters (not broadcast)."""
-        return OrderedDict(
+        """Like :meth:`parameters_dict`, leaving out layerwise-parallel Parameters (not broadcast).
+
+        ``None`` when no Parameter is left (as in MindSpore).
+        """
+        result = OrderedDict(
             (p.name, p) for p in self.get_parameters(expand=recurse) if not p.layerwise_parallel
         )
+        return result or None
 
     def trainable_params(self, recurse=True):
         """The Parameters with ``requires_grad=True`` (a list)."""
@@ -660,8 +664,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             other = owners.get(p.name)
             if other is not None:
                 raise ValueError(
-                    f"The value of parameter name '{p.name}' (at '{path}') already exists at '{other}'; "
-                    "every Parameter in a network needs a unique name"
+                    f"The value of {path} is {p}, its name '{p.name}' already exists (it is also the name of "
+                    f"{other}). Please set a unique name for the parameter."
                 )
             owners[p.name] = path
 

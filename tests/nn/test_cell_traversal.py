@@ -144,6 +144,7 @@ def test_parameters_broadcast_dict_leaves_out_layerwise_parallel_parameters():
     expected = [p for p in ALL_PATHS if not p.endswith("split")]
     assert list(top.parameters_broadcast_dict()) == expected
     assert list(top.mid.parameters_broadcast_dict(recurse=False)) == ["mid.m"]
+    assert top.parameters_broadcast_dict(recurse=False) is None  # nothing to broadcast (as MindSpore)
 
 
 def test_trainable_and_untrainable_params():
