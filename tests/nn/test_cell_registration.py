@@ -508,3 +508,33 @@ def test_buffer_is_a_tensor_that_computes():
     assert isinstance(buf, Tensor)
     assert (buf + 1).asnumpy().tolist() == [2.0, 3.0]
     assert repr(buf) == repr(ms.tensor([1.0, 2.0]))
+
+
+# ------------------------------------------------------------------ containers
+def test_containers_name_children_parameters_by_index_and_inherited_prefix():
+    class Holder(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.CellList([nn.Dense(1, 1)])
+            self.blocks = nn.CellDict({"a": nn.Dense(1, 1)})
+            self.seq = nn.SequentialCell(nn.Dense(1, 1), nn.Dense(1, 1))
+
+        def construct(self, x):
+            return x
+
+    net = Holder()
+    net.layers.append(nn.Dense(1, 1))  # joins after the list joined the Holder: takes its prefix
+    net.blocks["b"] = nn.Dense(1, 1)
+    del net.seq[0]  # the rest are renumbered
+    assert [p.name for p in net.get_parameters()] == [
+        "layers.0.weight", "layers.0.bias", "layers.1.weight", "layers.1.bias",
+        "blocks.a.weight", "blocks.a.bias", "blocks.b.weight", "blocks.b.bias",
+        "seq.0.weight", "seq.0.bias"]
+
+
+def test_containers_empty_list_appends_are_named_by_index_only():
+    # As in MindSpore: with no Parameter to read the prefix from, only the index is added.
+    holder = nn.Cell()
+    holder.layers = nn.CellList()
+    holder.layers.append(nn.Dense(1, 1))
+    assert [p.name for p in holder.get_parameters()] == ["0.weight", "0.bias"]
