@@ -632,12 +632,17 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             object.__setattr__(cell, "_param_prefix", path)
 
     def update_cell_type(self, cell_type):
-        """Record the Cell's type (used by quantization-aware training)."""
+        """Record the Cell's type: ``'quant'`` or ``'second-order'`` (quantization-aware / second-order training)."""
         object.__setattr__(self, "_cell_type", cell_type)
 
     @property
     def cell_type(self):
+        """The type set by :meth:`update_cell_type` (``None`` before); settable, as in MindSpore."""
         return self._cell_type
+
+    @cell_type.setter
+    def cell_type(self, value):
+        object.__setattr__(self, "_cell_type", value)
 
     def get_scope(self):
         """The scope assigned by :meth:`generate_scope` (``None`` before)."""

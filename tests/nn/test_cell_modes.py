@@ -424,3 +424,12 @@ def test_user_bprop_is_not_called_without_a_gradient_transform():
     ScaledMul.calls = 0
     ScaledMul()(ms.Tensor([1.0]), ms.Tensor([2.0]))
     assert ScaledMul.calls == 0
+
+
+def test_update_cell_type_records_the_type():
+    net = Net()
+    assert net.cell_type is None
+    net.update_cell_type("quant")
+    assert net.cell_type == "quant" and net.seq.cell_type is None
+    net.cell_type = "second-order"
+    assert net.cell_type == "second-order"
