@@ -50,6 +50,13 @@ class PrecisionMixin:
     def to_float(self, dst_type):
         """Run this Cell and all Cells below it with floating inputs cast to ``dst_type``.
 
+        While ``construct`` runs, the Cell's floating Parameters read as casts
+        (``self.weight`` is a Tensor of ``dst_type``); a ``construct`` that
+        updates a Parameter in place (running statistics) takes it from the
+        registry, ``self._params['name']``.  Calling again replaces the type;
+        the most recent call wins, also over an earlier call on a child.
+        Returns the Cell.
+
         Raises
         ------
         ValueError
