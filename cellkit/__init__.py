@@ -22,6 +22,7 @@ from .transforms import GradOperation, grad, value_and_grad
 from . import common  # noqa: E402
 from .jit_config import JitConfig
 from . import nn  # noqa: E402  (ms.nn, as in MindSpore)
+from .serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -37,4 +38,5 @@ __all__ = [
     "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool_", "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
     "GradOperation", "ops", "common", "backend", "dtype", "nn", "JitConfig",
+    "save_checkpoint", "load_checkpoint", "load_param_into_net",
 ]
