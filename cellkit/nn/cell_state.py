@@ -40,7 +40,15 @@ IncompatibleKeys = _IncompatibleKeys
 
 
 class _StateDict(OrderedDict):
-    """An OrderedDict that also carries ``_metadata`` (per-Cell information)."""
+    """An OrderedDict that also carries ``_metadata`` (per-Cell information).
+
+    It prints as MindSpore's documentation shows a state dict,
+    ``OrderedDict([(key, value), ...])``, whatever the Python version (3.12
+    changed OrderedDict's own repr to ``OrderedDict({...})``).
+    """
+
+    def __repr__(self):
+        return "OrderedDict([" + ", ".join(f"({k!r}, {v!r})" for k, v in self.items()) + "])"
 
 
 class StateMixin:

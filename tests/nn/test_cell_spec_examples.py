@@ -277,6 +277,11 @@ def _state_model():
 
 def test_cell_state_dict_example(capsys):
     model = _state_model()
+    print(model.state_dict())
+    assert printed(capsys) == (
+        "OrderedDict([('param_a', Parameter (name=param_a, shape=(3,), dtype=Int64, requires_grad=True)), "
+        "('buffer_a', Tensor(shape=[3], dtype=Int64, value= [4, 5, 6]))])"
+    )
     state = model.state_dict()
     assert list(state.items()) == [("param_a", model.param_a), ("buffer_a", model.buffer_a)]
     assert repr(state["param_a"]) == "Parameter (name=param_a, shape=(3,), dtype=Int64, requires_grad=True)"
