@@ -288,11 +288,20 @@ def test_cell_state_dict_example(capsys):
     assert repr(state["buffer_a"]) == "Tensor(shape=[3], dtype=Int64, value= [4, 5, 6])"
 
 
-def test_cell_load_state_dict_example():
+def test_cell_load_state_dict_example(capsys, tmp_path):
     model = _state_model()
+    print(model.state_dict())
+    path = str(tmp_path / "model_state_dict_ckpt")
+    ms.save_checkpoint(model.state_dict(), path)
     new_model = _state_model()
     new_model.param_a.set_data(ms.tensor([7, 8, 9]))
-    result = new_model.load_state_dict(model.state_dict())
+    result = new_model.load_state_dict(ms.load_checkpoint(path))
+    print(new_model.state_dict())
+    expected = (
+        "OrderedDict([('param_a', Parameter (name=param_a, shape=(3,), dtype=Int64, requires_grad=True)), "
+        "('buffer_a', Tensor(shape=[3], dtype=Int64, value= [4, 5, 6]))])"
+    )
+    assert printed(capsys) == expected + "\n" + expected
     assert repr(result) == "<All keys matched successfully>"
     assert new_model.param_a.asnumpy().tolist() == [1, 2, 3]
 
