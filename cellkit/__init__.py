@@ -22,6 +22,7 @@ from .transforms import GradOperation, grad, value_and_grad
 from . import common  # noqa: E402
 from .jit_config import JitConfig
 from . import nn  # noqa: E402  (ms.nn, as in MindSpore)
+from .train import Model  # noqa: E402  (ms.Model; ms.train holds callbacks and metrics)
 from .serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: E402
 
 __version__ = "0.1.0"

@@ -1,0 +1,15 @@
+"""``cellkit.train``: Model, callbacks, metrics and a small dataset -- MindSpore's ``mindspore.train``.
+
+>>> from cellkit.train import Model, LossMonitor, Accuracy, NumpySlicesDataset
+"""
+from .callback import Callback, History, LambdaCallback, LossMonitor, RunContext, TimeMonitor
+from .dataset import NumpySlicesDataset
+from .history import TrainingHistory
+from .metrics import Accuracy, Loss, Metric, get_metric_fn, get_metrics, names
+from .model import Model
+
+__all__ = [
+    "Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "History", "LambdaCallback",
+    "Metric", "Accuracy", "Loss", "get_metric_fn", "get_metrics", "names", "NumpySlicesDataset",
+    "TrainingHistory",
+]
