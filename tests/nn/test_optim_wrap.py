@@ -152,3 +152,29 @@ def test_forward_value_and_grad_returns_value_and_weight_gradients():
         np.testing.assert_allclose(g.asnumpy(), r.asnumpy(), rtol=1e-6)
     with pytest.raises(TypeError, match="weights"):
         nn.ForwardValueAndGrad(net, get_by_list=True)
+
+
+@pytest.mark.parametrize("make_opt", [
+    lambda p: nn.SGD(p, 0.1, momentum=0.9),
+    lambda p: nn.Adam(p, 0.01, use_amsgrad=True),
+    lambda p: nn.Momentum(p, [0.1, 0.05, 0.02], 0.9),
+], ids=["sgd", "adam", "momentum-dynamic-lr"])
+def test_train_one_step_cell_checkpoint_resumes_training_exactly(tmp_path, make_opt):
+    def make():
+        net = MLP()
+        return nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn()), make_opt(net.trainable_params()))
+
+    x, y = ms.Tensor(X), ms.Tensor(Y)
+    straight = make()
+    for _ in range(2):
+        straight(x, y)
+    path = str(tmp_path / "step2.ckpt")
+    ms.save_checkpoint(straight, path)
+    straight(x, y)
+
+    resumed = make()
+    ms.load_param_into_net(resumed, ms.load_checkpoint(path))
+    assert int(resumed.optimizer.global_step.asnumpy()[0]) == 2
+    resumed(x, y)
+    for name, p in straight.parameters_dict().items():
+        np.testing.assert_allclose(resumed.parameters_dict()[name].asnumpy(), p.asnumpy(), rtol=1e-6, err_msg=name)

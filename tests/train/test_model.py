@@ -260,3 +260,12 @@ def test_model_is_quiet_when_not_interactive(capsys, monkeypatch):
     make_model().train(1, BATCHES)
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
+
+
+def test_model_trains_and_evaluates_on_every_backend(backend):
+    model = make_model()
+    model.fit(3, BATCHES, BATCHES, valid_frequency=3)
+    result = model.eval(NumpySlicesDataset((X, Y), shuffle=False).batch(16))
+    assert len(model.history.step_loss) == 12 and model.history.metric_epochs == [3]
+    assert 0.0 <= result["accuracy"] <= 1.0
+    assert model.predict(X[:2]).shape == (2, 2)
