@@ -153,6 +153,10 @@ class Momentum(Optimizer):
     -----
     State: ``momentum`` (a Parameter) and ``moments.<name>`` (zeros).
 
+    MindSpore 2.10 on the CPU ignores ``use_nesterov`` (its updates with
+    ``use_nesterov=True`` equal those without, as observed); cellkit applies
+    the documented Nesterov step ``w -= lr * (g + momentum * v)``.
+
     Examples
     --------
     >>> import cellkit as ms
