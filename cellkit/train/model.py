@@ -197,8 +197,11 @@ class Model:
         self._run_training(epoch, train_dataset, callbacks, dataset_sink_mode, initial_epoch, progress)
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
-            dataset_sink_mode=False, valid_dataset_sink_mode=False, init_epoch=0, *, progress=None):
+            dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0, *, progress=None):
         """Train, and evaluate ``valid_dataset`` every ``valid_frequency`` epochs (and after the last).
+
+        Arguments as in :meth:`train`; ``valid_dataset_sink_mode`` and
+        ``sink_size`` are accepted and ignored (no dataset sink in cellkit).
 
         ``valid_frequency`` may also be a list of epoch numbers.  The metrics
         are passed to the callbacks (``cb_params.metrics``: ``LossMonitor``
@@ -210,7 +213,7 @@ class Model:
             raise TypeError(f"For 'Model.fit', 'valid_frequency' must be an int or a list, but got {valid_frequency!r}")
         if isinstance(valid_frequency, int) and valid_frequency < 1:
             raise ValueError(f"For 'Model.fit', 'valid_frequency' must be >= 1, but got {valid_frequency}")
-        self._run_training(epoch, train_dataset, callbacks, dataset_sink_mode, init_epoch, progress,
+        self._run_training(epoch, train_dataset, callbacks, dataset_sink_mode, initial_epoch, progress,
                            valid_dataset=valid_dataset, valid_frequency=valid_frequency)
 
     def _run_training(self, epoch, dataset, callbacks, sink_mode, initial_epoch, progress,
@@ -359,8 +362,11 @@ class Model:
                 metric.update(outputs[self._eval_indexes[1]], outputs[self._eval_indexes[2]])
 
     # ---------------------------------------------------------- prediction
-    def predict(self, *predict_data, **kwargs):
+    def predict(self, *predict_data, backend=None, config=None):
         """``network(*predict_data)`` in inference mode; NumPy inputs become Tensors.
+
+        ``backend`` and ``config`` (MindSpore Lite inference) are accepted and
+        ignored: cellkit runs the network itself.
 
         >>> import numpy as np
         >>> import cellkit as ms
@@ -371,7 +377,7 @@ class Model:
         [[ 3.00000000e+00,  3.00000000e+00]])
         """
         self._predict_network.set_train(False)
-        return self._predict_network(*_as_tensors(predict_data), **kwargs)
+        return self._predict_network(*_as_tensors(predict_data))
 
     def __repr__(self):
         return (f"Model(network={type(self._network).__name__}, loss_fn={type(self._loss_fn).__name__ if self._loss_fn else None}, "
