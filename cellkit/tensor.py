@@ -268,10 +268,11 @@ class Tensor:
         value = _format_repr(self.asnumpy(), self.dtype)
         return f"Tensor(shape={_shape_list(self.shape)}, dtype={self.dtype}, value={value})"
 
-    def _repr_html_(self):
-        from .display import tensor_html  # lazy: the runtime never needs the display layer
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """The notebook display (statistics, histogram, values); ``repr`` stays MindSpore's text."""
+        from .display import mimebundle  # lazy: the runtime never needs the display layer
 
-        return tensor_html(self)
+        return mimebundle(self, include, exclude)
 
 
 def _placeholder_spec(shape, dtype, init):

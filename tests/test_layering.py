@@ -2,7 +2,7 @@
 
 backend/dtype/seed -> context -> tensor -> parameter/initializer/autograd -> transforms -> ops
 -> nn -> (serialization, memory, graph) -> display.  The runtime may reach the display layer only
-lazily, from inside a function (``_repr_html_``), so ``import cellkit`` never loads it.
+lazily, from inside a function (``_repr_mimebundle_``), so ``import cellkit`` never loads it.
 """
 import ast
 import pathlib

@@ -755,10 +755,11 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         lines.append(")")
         return "\n".join(lines)
 
-    def _repr_html_(self):
-        from ..display import cell_html  # lazy: the runtime never needs the display layer
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """The notebook display (tree as text and HTML); ``repr`` stays MindSpore's text."""
+        from ..display import mimebundle  # lazy: the runtime never needs the display layer
 
-        return cell_html(self)
+        return mimebundle(self, include, exclude)
 
     @property
     def cls_name(self):

@@ -1,0 +1,111 @@
+"""What a notebook shows: the cell tree, the parameter table, tensor views.
+
+Every display here has three forms through IPython's display protocol
+(``_repr_mimebundle_``): ``text/plain`` (a readable tree or table for
+terminals and diffs) and static ``text/html`` that renders in JupyterLab,
+Notebook, VS Code, Colab and on GitHub / nbviewer without a kernel.  The
+interactive widget form is :func:`explore` (not built yet: it falls back
+to the static view).
+
+The runtime never imports this package: ``Cell._repr_mimebundle_`` and
+``Tensor._repr_mimebundle_`` import it when a notebook asks, and hand the
+object to :func:`mimebundle`.  Which display an object gets is decided by a
+list of handlers (:func:`register`), so support for a type is added from
+outside the type.
+
+>>> from cellkit import nn
+>>> from cellkit import display
+>>> net = nn.SequentialCell(nn.Dense(3, 2), nn.ReLU())
+>>> print(display.cell_tree(net))
+SequentialCell  [inference]                                        8 params   32 B
+├── 0: Dense(input_channels=3, output_channels=2, has_bias=True)   8 params   32 B
+└── 1: ReLU                                                        –
+>>> sorted(display.mimebundle(net))
+['text/html', 'text/plain']
+>>> display.parameter_table(net).rows[0].name
+'0.weight'
+"""
+from __future__ import annotations
+
+from . import render
+from .params import ParameterTable
+from .render import Display, mimebundle, register
+from .tensor_view import TensorView
+from .tree import CellTree
+
+__all__ = ["cell_tree", "parameter_table", "tensor_view", "mimebundle", "register", "explore", "Display"]
+
+
+def cell_tree(net, max_nodes=300, open_depth=None, group_repeats=True) -> Display:
+    """The tree of ``net``'s Cells: names, classes, arguments, parameter counts, hooks and settings.
+
+    Runs of identical sibling sub-trees are summarised (``Block × 24``);
+    beyond ``max_nodes`` rows the tree stops with a count of what it left out.
+
+    >>> from cellkit import nn
+    >>> from cellkit import display
+    >>> "Dense" in display.cell_tree(nn.Dense(2, 1)).text()
+    True
+    """
+    return Display(CellTree(net, max_nodes=max_nodes, open_depth=open_depth, group_repeats=group_repeats), net)
+
+
+def parameter_table(net, max_rows=100, bins=12) -> Display:
+    """The table of ``net``'s Parameters (a Cell, or Parameters) with statistics and totals.
+
+    The returned object shows itself in a notebook; ``.text()`` and
+    ``.html()`` give the two forms, and ``.part`` (a
+    :class:`~cellkit.display.params.ParameterTable`) the numbers: ``rows``,
+    ``total_count``, ``trainable_count`` ...
+
+    >>> from cellkit import nn
+    >>> from cellkit import display
+    >>> display.parameter_table(nn.Dense(3, 2)).part.total_count
+    8
+    """
+    return Display(ParameterTable(net, max_rows=max_rows, bins=bins), net)
+
+
+def tensor_view(tensor, bins=16, rows=8, cols=8) -> Display:
+    """A Tensor or Parameter: shape, dtype, device, statistics, NaN/Inf counts, histogram, values.
+
+    >>> import cellkit as ms
+    >>> from cellkit import display
+    >>> display.tensor_view(ms.Tensor([1.0, 2.0, 3.0])).part.summary.mean
+    2.0
+    """
+    return Display(TensorView(tensor, bins=bins, rows=rows, cols=cols), tensor)
+
+
+def explore(obj, **options):
+    """The interactive (ipywidgets) view of ``obj``, where one exists.
+
+    The widget form plugs in as ``cellkit.display.widgets.explore``; until
+    it exists (or when ipywidgets is missing) the static display is
+    returned with a note, so a notebook cell never fails.
+    """
+    try:
+        from .widgets import explore as _explore  # the widget layer, added later
+    except ImportError:
+        part = render.render(obj, **options)
+        if part is None:
+            return render.TextPart(render.safe_repr(obj), "no display for this type")
+        return Display(_Noted(part, "interactive view not available: showing the static view"), obj)
+    return _explore(obj, **options)
+
+
+class _Noted(render.Part):
+    """A part with a one-line note under it."""
+
+    def __init__(self, part, note):
+        self.part = part
+        self.note = note
+
+    def text(self):
+        return f"{self.part.text()}\n({self.note})"
+
+    def html(self):
+        from .html import Raw, el
+
+        return el("div", Raw(str(self.part.html())),
+                  el("div", self.note, style="font-size:0.8em;opacity:0.65;margin-top:4px"))

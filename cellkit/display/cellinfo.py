@@ -1,0 +1,150 @@
+"""What a display shows about one Cell, read from the settings the Cell records.
+
+The runtime keeps each concern in its own place (hooks in
+``_forward_pre_hooks`` ..., recompute in ``_recompute_mode``, ``to_float``
+in ``_dst_type``, shard / offload / pipeline / place ... in
+``parallel_config``); :func:`inspect_cell` gathers them into one plain
+:class:`CellInfo`, never raising: a value that cannot be read becomes a note.
+
+>>> from cellkit import nn
+>>> dense = nn.Dense(3, 2)
+>>> handle = dense.register_forward_hook(lambda cell, inputs, output: None)
+>>> info = inspect_cell(dense)
+>>> info.cls, info.own_count, info.own_bytes, info.hooks
+('Dense', 8, 32, [('forward', 1)])
+"""
+from __future__ import annotations
+
+import math
+
+from .html import one_line
+
+__all__ = ["CellInfo", "inspect_cell", "HOOK_KINDS", "setting_label"]
+
+# (registry attribute, short label); the label is what a display prints.
+HOOK_KINDS = (
+    ("_forward_pre_hooks", "forward_pre"),
+    ("_forward_hooks", "forward"),
+    ("_backward_pre_hooks", "backward_pre"),
+    ("_backward_hooks", "backward"),
+    ("_state_dict_pre_hooks", "state_dict_pre"),
+    ("_state_dict_hooks", "state_dict"),
+    ("_load_state_dict_pre_hooks", "load_state_dict_pre"),
+    ("_load_state_dict_post_hooks", "load_state_dict_post"),
+)
+
+_TEXT_LIMIT = 160
+
+
+class CellInfo:
+    """The displayable facts of one Cell (its own, not its children's).
+
+    Attributes
+    ----------
+    cls : str
+        The class name.
+    extra : str
+        ``extend_repr()`` on one line (cut to a readable length).
+    own_params : list of (key, Parameter)
+        The Parameters the Cell holds directly, in registration order.
+    own_count, own_bytes : int
+        Their elements and bytes.
+    buffers : list of (key, Tensor)
+    training : bool
+    hooks : list of (kind, count)
+        Only kinds with at least one hook.
+    bprop : bool
+        A custom ``bprop`` is defined.
+    recompute : bool
+    to_float : str or None
+        The dtype given to ``to_float``.
+    settings : list of (key, value)
+        The recorded parallel / placement settings (``parallel_config``),
+        recompute left out (it has its own mark).
+    flags : list of (key, value)
+        ``add_flags`` flags other than ``training``.
+    extra_state : str or None
+        ``get_extra_state()`` on one line, when the Cell defines it.
+    notes : list of str
+        What could not be read.
+    """
+
+    __slots__ = ("cls", "extra", "own_params", "own_count", "own_bytes", "buffers", "buffer_bytes", "training",
+                 "hooks", "bprop", "recompute", "to_float", "settings", "flags", "extra_state", "notes")
+
+
+def _safe(read, notes, what, default=None):
+    try:
+        return read()
+    except Exception as exc:  # noqa: BLE001 -- a display never raises
+        notes.append(one_line(f"{what} failed: {type(exc).__name__}: {exc}", 120))
+        return default
+
+
+def inspect_cell(cell) -> CellInfo:
+    """Gather a Cell's displayable facts into a :class:`CellInfo` (never raises)."""
+    info = CellInfo()
+    notes = info.notes = []
+    info.cls = type(cell).__name__
+    info.extra = one_line(_safe(lambda: cell.extend_repr() or "", notes, "extend_repr", ""), _TEXT_LIMIT)
+    d = cell.__dict__
+    params = []
+    seen = set()
+    for key, p in (d.get("_params") or {}).items():
+        if p is not None and id(p) not in seen:
+            seen.add(id(p))
+            params.append((key, p))
+    info.own_params = params
+    info.own_count = sum(_size(p) for _, p in params)
+    info.own_bytes = sum(_nbytes(p) for _, p in params)
+    info.buffers = [(k, b) for k, b in (d.get("_buffers") or {}).items() if b is not None]
+    info.buffer_bytes = sum(_nbytes(b) for _, b in info.buffers)
+    info.training = bool(d.get("training", False))
+    info.hooks = [(label, len(d[attr])) for attr, label in HOOK_KINDS if d.get(attr)]
+    info.bprop = callable(getattr(type(cell), "bprop", None))
+    info.recompute = bool(d.get("_recompute_mode", False))
+    dst = d.get("_dst_type")
+    info.to_float = None if dst is None else str(dst)
+    config = d.get("parallel_config") or {}
+    info.settings = [(k, v) for k, v in config.items() if k != "recompute"]
+    info.flags = [(k, v) for k, v in (d.get("_flags") or {}).items() if k != "training"]
+    info.extra_state = None
+    has_extra = getattr(cell, "_has_extra_state", None)
+    if has_extra is not None and _safe(has_extra, notes, "_has_extra_state", False):
+        state = _safe(cell.get_extra_state, notes, "get_extra_state", None)
+        info.extra_state = one_line(repr(state), _TEXT_LIMIT) if state is not None else None
+    return info
+
+
+def _size(t):
+    return max(math.prod(t.shape), 0)  # a dynamic (-1) placeholder dimension counts as empty
+
+
+def _nbytes(t):
+    return _size(t) * t.dtype.itemsize
+
+
+def setting_label(key, value) -> str:
+    """A short label for a recorded setting: ``'pipeline_stage 1'``, ``'shard in=((2, 1),)'``."""
+    if key == "shard" and isinstance(value, dict):
+        text = f"shard in={value.get('in_strategy')}"
+        if value.get("out_strategy") is not None:
+            text += f" out={value.get('out_strategy')}"
+        if value.get("parameter_plan"):
+            text += f" plan={value.get('parameter_plan')}"
+        return one_line(text, 80)
+    if key == "offload" and isinstance(value, dict):
+        return one_line(f"offload prefetch={value.get('backward_prefetch')}", 80)
+    if key == "place" and isinstance(value, dict):
+        return one_line(f"place rank {value.get('rank_id')}", 80)
+    if value is True:
+        return one_line(key, 80)
+    if isinstance(value, (int, float, str)):
+        return one_line(f"{key} {value}", 80)
+    return one_line(key, 80)
+
+
+def size_and_bytes(tensor):
+    """(elements, bytes) of a Tensor without touching its data (placeholders included)."""
+    n = _size(tensor)
+    return n, n * tensor.dtype.itemsize
