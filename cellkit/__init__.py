@@ -27,6 +27,25 @@ from .serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
 __version__ = "0.1.0"
 
+
+def trace(net, **options):
+    """Record every forward, backward and hook event of ``net``: ``with ms.trace(net) as tr: ...``.
+
+    See :func:`cellkit.display.trace.trace` (imported on first use, so
+    ``import cellkit`` never loads the display layer).
+
+    >>> import cellkit as ms
+    >>> relu = ms.nn.ReLU()
+    >>> with ms.trace(relu) as tr:
+    ...     _ = relu(ms.Tensor([-1.0, 2.0]))
+    >>> [e["kind"] for e in tr.events]
+    ['forward_pre', 'forward']
+    """
+    from .display.trace import trace as _trace
+
+    return _trace(net, **options)
+
+
 # MindSpore spells the dtype module ``mindspore.dtype`` and also exposes these names.
 float_ = float32
 int_ = int64
@@ -39,5 +58,5 @@ __all__ = [
     "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool_", "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
     "GradOperation", "ops", "common", "backend", "dtype", "nn", "JitConfig",
-    "save_checkpoint", "load_checkpoint", "load_param_into_net",
+    "save_checkpoint", "load_checkpoint", "load_param_into_net", "trace",
 ]

@@ -32,6 +32,7 @@ from .params import ParameterTable
 from .render import Display, mimebundle, register
 from .tensor_view import TensorView
 from .tree import CellTree
+from .trace import Trace, trace  # noqa: F401  (cellkit.display.trace(net): the hook trace)
 
 __all__ = ["cell_tree", "parameter_table", "tensor_view", "mimebundle", "register", "explore", "Display"]
 

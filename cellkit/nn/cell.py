@@ -118,9 +118,10 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         return self._call_with_extras(args, kwargs)
 
     def _refresh_call_path(self):
-        """Choose the fast path when no hook, cast, input spec or custom bprop needs the slow one."""
+        """Choose the fast path when no hook, observer, cast, input spec or custom bprop needs the slow one."""
         fast = not (
             self._has_hooks()
+            or self._observers
             or self._has_custom_bprop()
             or self._dst_type is not None
             or self._inputs is not None

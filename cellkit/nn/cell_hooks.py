@@ -22,6 +22,7 @@ from __future__ import annotations
 from .. import autograd as _ag
 from .. import backend as _backend
 from ..tensor import Tensor
+from . import observers as _obs
 from .hooks import HookRegistry, RemovableHandle, TapeGate, check_hook
 
 __all__ = ["HookMixin"]
@@ -33,6 +34,9 @@ def _as_tuple(value):
 
 class HookMixin:
     """The hook half of ``nn.Cell``."""
+
+    # Observers watching this Cell (see cellkit.nn.observers); set on the instance only while watched.
+    _observers = ()
 
     def _init_hooks(self):
         setattr_ = object.__setattr__
@@ -95,15 +99,23 @@ class HookMixin:
 
     # ------------------------------------------------------------------ running
     def _run_with_hooks(self, args, kwargs):
+        observers = self._observers  # () unless a tool (cellkit.trace) watches this Cell
+        call = None
+        if observers:
+            call = _obs.new_call_id()
+            _obs.emit(observers, "forward_pre", self, {"call": call, "inputs": args})
         for hook in list(self._forward_pre_hooks.values()):
-            result = hook(self, args)
+            if observers:
+                result = _obs.call_hook(observers, self, call, "forward_pre", hook, (self, args))
+            else:
+                result = hook(self, args)
             if result is not None:
                 args = _as_tuple(result)
         recording = _ag._depth > 0
         gate_state = None
-        if recording and (self._backward_hooks or self._backward_pre_hooks):
-            gate_state = {"grad_output": None}
-            if self._backward_hooks:
+        if recording and (self._backward_hooks or self._backward_pre_hooks or observers):
+            gate_state = {"grad_output": None, "call": call}
+            if self._backward_hooks or observers:
                 args = self._gate_inputs(args, gate_state)
         if recording and self._has_custom_bprop():
             output = self._run_custom_bprop(args, kwargs)
@@ -111,8 +123,13 @@ class HookMixin:
             output = self._run_recomputed(args, kwargs)
         else:
             output = self.construct(*args, **kwargs)
+        if observers:
+            _obs.emit(observers, "forward", self, {"call": call, "inputs": args, "output": output})
         for hook in list(self._forward_hooks.values()):
-            result = hook(self, args, output)
+            if observers:
+                result = _obs.call_hook(observers, self, call, "forward", hook, (self, args, output))
+            else:
+                result = hook(self, args, output)
             if result is not None:
                 output = result
         if gate_state is not None:
@@ -124,11 +141,20 @@ class HookMixin:
         return self.construct(*args, **kwargs)
 
     def _gate_inputs(self, args, gate_state):
+        observers = self._observers
+
         def on_backward(grad_input):
             host_grads = tuple(None if g is None else Tensor._from_array(g) for g in grad_input)
             grad_output = gate_state["grad_output"] or ()
+            if observers:
+                _obs.emit(observers, "backward", self,
+                          {"call": gate_state["call"], "grad_input": host_grads, "grad_output": grad_output})
             for hook in list(self._backward_hooks.values()):
-                result = hook(self, host_grads, grad_output)
+                if observers:
+                    result = _obs.call_hook(observers, self, gate_state["call"], "backward", hook,
+                                            (self, host_grads, grad_output))
+                else:
+                    result = hook(self, host_grads, grad_output)
                 if result is not None:
                     host_grads = _check_replacement(result, host_grads, "backward hook", "grad_input")
             return tuple(None if g is None else g._data for g in host_grads)
@@ -139,15 +165,28 @@ class HookMixin:
     def _gate_outputs(self, output, gate_state):
         single = not isinstance(output, tuple)
         outputs = _as_tuple(output)
+        observers = self._observers
 
         def on_backward(grad_output):
+            if observers and not (self._backward_pre_hooks or self._backward_hooks):
+                # Only watched: report the gradients as they are and change nothing.
+                grads = tuple(None if g is None or not isinstance(o, Tensor) else Tensor._from_array(g)
+                              for o, g in zip(outputs, grad_output))
+                gate_state["grad_output"] = grads
+                _obs.emit(observers, "backward_pre", self, {"call": gate_state["call"], "grad_output": grads})
+                return None
             xp = _backend.current().xp
             grads = tuple(
                 Tensor._from_array(xp.zeros_like(o._data) if g is None else g) if isinstance(o, Tensor) else None
                 for o, g in zip(outputs, grad_output)
             )
+            if observers:
+                _obs.emit(observers, "backward_pre", self, {"call": gate_state["call"], "grad_output": grads})
             for hook in list(self._backward_pre_hooks.values()):
-                result = hook(self, grads)
+                if observers:
+                    result = _obs.call_hook(observers, self, gate_state["call"], "backward_pre", hook, (self, grads))
+                else:
+                    result = hook(self, grads)
                 if result is not None:
                     grads = _check_replacement(result, grads, "backward pre-hook", "grad_output")
             gate_state["grad_output"] = grads
