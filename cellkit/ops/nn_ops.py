@@ -334,6 +334,9 @@ def _max_pool(xt, kernel, stride, dilation, pads, ceil_mode, return_indices, op)
     Xp = _pad(X, full_pads, _lowest(X))
     x = xp()
     recording = _ag._depth != 0 and xt._node is not None
+    if (backend().is_numpy and tuple(kernel) == tuple(stride) and tuple(dilation) == (1, 1)
+            and not any(full_pads)):
+        return _max_pool_tiles(xt, X, kernel, ho, wo, recording, return_indices, stride, dilation)
     need_arg = recording or return_indices
     is_float = _dt.dtype_of(X).kind == "float"
     best = arg = None
@@ -373,6 +376,39 @@ def _max_pool(xt, kernel, stride, dilation, pads, ceil_mode, return_indices, op)
     if not return_indices:
         return out
     indices = _window_to_flat(arg, kernel, stride, dilation, full_pads, X.shape[3])
+    return out, wrap(indices)
+
+
+def _max_pool_tiles(xt, X, kernel, ho, wo, recording, return_indices, stride, dilation):
+    """NumPy fast path for windows that tile the input (kernel == stride, no padding or dilation).
+
+    The windows are gathered with one reshape into ``(N, C, Ho, Wo, kh*kw)``;
+    ``argmax`` picks the first maximum (and the first NaN), as the general
+    path does, and the gradient is put back at that position.
+    """
+    n, c = X.shape[:2]
+    kh, kw = kernel
+    tiles = X[:, :, :ho * kh, :wo * kw].reshape(n, c, ho, kh, wo, kw).transpose(0, 1, 2, 4, 3, 5)
+    windows = tiles.reshape(n, c, ho, wo, kh * kw)  # copies: the tiles are not contiguous
+    arg = windows.argmax(axis=-1)
+    best = np.take_along_axis(windows, arg[..., None], axis=-1)[..., 0]
+    if recording:
+        in_shape = X.shape
+
+        def backward(g):
+            dwindows = np.zeros(windows.shape, dtype=g.dtype)
+            np.put_along_axis(dwindows, arg[..., None], g[..., None], axis=-1)
+            dX = np.zeros(in_shape, dtype=g.dtype)
+            dX[:, :, :ho * kh, :wo * kw] = (
+                dwindows.reshape(n, c, ho, wo, kh, kw).transpose(0, 1, 2, 4, 3, 5).reshape(n, c, ho * kh, wo * kw))
+            return (dX,)
+
+        out = attach(best, "MaxPool", backward, xt)
+    else:
+        out = wrap(best)
+    if not return_indices:
+        return out
+    indices = _window_to_flat(arg.astype(np.int64), kernel, stride, dilation, (0, 0, 0, 0), X.shape[3])
     return out, wrap(indices)
 
 
