@@ -17,8 +17,8 @@ outside the type.
 >>> from cellkit import display
 >>> net = nn.SequentialCell(nn.Dense(3, 2), nn.ReLU())
 >>> print(display.cell_tree(net))
-SequentialCell  [inference]                                        8 params   32 B
-├── 0: Dense(input_channels=3, output_channels=2, has_bias=True)   8 params   32 B
+SequentialCell  [inference]                                        8 elements   32 B
+├── 0: Dense(input_channels=3, output_channels=2, has_bias=True)   8 elements   32 B
 └── 1: ReLU                                                        –
 >>> sorted(display.mimebundle(net))
 ['text/html', 'text/plain']

@@ -185,14 +185,14 @@ def summarize(data, bins=HIST_BINS) -> Summary:
     index = xp.astype(position, xp.int64)
     if finite is not None:
         index = xp.where(finite, index, xp.full_like(index[:1], nbins))  # non-finite: an extra bin, dropped
-    counts = _bincount(xp, index, nbins + 1)
+    counts = _bincount(xp, index, nbins + 1)[:nbins]  # the extra bin (non-finite) stays on the device
     host = to_host(xp.concat([xp.reshape(xp.astype(xp.sum(spread * spread), xp.float64), (1,)),
                               xp.astype(counts, xp.float64)]))
     values = host.tolist()
     summary.mean = mean
     summary.std = math.sqrt(max(values[0], 0.0) / n)
     summary.min, summary.max = low, high
-    summary.hist = [int(v) for v in values[1:nbins + 1]]
+    summary.hist = [int(v) for v in values[1:]]
     summary.lo, summary.hi = lo, hi
     return summary
 

@@ -1,7 +1,7 @@
 """The cell tree: every Cell of a network, what it holds, and what is attached to it.
 
 Each row shows the attribute name, the class, its ``extend_repr``
-arguments, the parameters below it (elements and bytes; its own ones too
+arguments, the parameter elements and bytes below it (its own ones too
 when it also has children), and marks for what the Cell records: hooks
 (kind and count), a custom ``bprop``, ``recompute``, ``to_float``,
 shard / offload / pipeline / place settings, flags, buffers, extra state,
@@ -15,8 +15,8 @@ Beyond ``max_nodes`` rows the tree stops and says how many cells it left out.
 >>> from cellkit import nn
 >>> net = nn.SequentialCell(nn.Dense(2, 2), nn.Dense(2, 2), nn.Dense(2, 2), nn.ReLU())
 >>> print(CellTree(net).text())
-SequentialCell  [inference]                                              18 params   72 B
-├── 0–2: Dense(input_channels=2, output_channels=2, has_bias=True) × 3   18 params   72 B
+SequentialCell  [inference]                                              18 elements   72 B
+├── 0–2: Dense(input_channels=2, output_channels=2, has_bias=True) × 3   18 elements   72 B
 └── 3: ReLU                                                              –
 """
 from __future__ import annotations
@@ -208,6 +208,7 @@ class CellTree(render.Part):
         self.n_cells = len(post)
         self.open_depth = open_depth if open_depth is not None else (99 if self.n_cells <= 40 else 2)
         self.n_hooks = sum(n for node in post for _, n in node.info.hooks)
+        self.n_params = len({id(p) for node in post for _, p in node.info.own_params})
 
     # -- facts for both forms ----------------------------------------------------
     def _marks(self, node, parent_training):
@@ -298,13 +299,14 @@ class CellTree(render.Part):
         budget = [self.max_nodes - 1]
         summary = el("div",
                      el("b", root.info.cls), " · ",
-                     f"{format_count(root.count)} parameters ({format_bytes(root.nbytes)}) in "
-                     f"{format_count(self.n_cells)} cell{'s' if self.n_cells != 1 else ''}",
+                     f"{format_count(self.n_cells)} cell{'s' if self.n_cells != 1 else ''} · "
+                     f"{format_count(self.n_params)} Parameter{'s' if self.n_params != 1 else ''} · "
+                     f"{format_count(root.count)} elements ({format_bytes(root.nbytes)})",
                      f" · {format_count(self.n_hooks)} hook{'s' if self.n_hooks != 1 else ''}" if self.n_hooks else "",
                      " · shared parameters counted once" if self.shared else "",
                      style="margin-bottom:4px;opacity:0.85")
         header = el("div", el("span", "cell", style="flex:1 1 auto"),
-                    el("span", "parameters", style=_COL_COUNT), el("span", "size", style=_COL_BYTES),
+                    el("span", "elements", style=_COL_COUNT), el("span", "bytes", style=_COL_BYTES),
                     style=f"display:flex;font-size:0.8em;opacity:0.6;border-bottom:1px solid {BORDER};"
                           f"padding:0 2px 2px 0;margin-bottom:2px")
         tree = self._html_node(root, None, 0, budget, label=None)
@@ -361,15 +363,17 @@ class CellTree(render.Part):
             if isinstance(row, _Group):
                 first = row.members[0]
                 html_row = self._html_row(_run_label(row.members), row, training, times=len(row.members))
-                note = (f"each: {format_count(first.count)} parameters ({format_bytes(first.nbytes)}); "
+                note = (f"each: {format_count(first.count)} elements ({format_bytes(first.nbytes)}); "
                         f"showing {first.path}") if first.rows else None
                 out.append(self._wrap(html_row, first, depth, budget, first.info.training, note))
             elif row.ref is not None:
-                ref = el("span",
-                         el("span", row.name, style=f"font-family:{MONO};font-weight:600"),
-                         el("span", ": ", style="opacity:0.6"),
-                         el("span", type(row.cell).__name__, style=f"color:{ACCENT};font-weight:600"),
-                         el("span", f" → same cell as {row.ref or '(root)'} (counted once)", style="opacity:0.7"),
+                left = el("span",
+                          el("span", row.name, style=f"font-family:{MONO};font-weight:600"),
+                          el("span", ": ", style="opacity:0.6"),
+                          el("span", type(row.cell).__name__, style=f"color:{ACCENT};font-weight:600"),
+                          el("span", f" → same cell as {row.ref or '(root)'} (counted once)", style="opacity:0.7"),
+                          style=_LEFT)
+                ref = el("span", left, el("span", "", style=_COL_COUNT), el("span", "", style=_COL_BYTES),
                          style=_ROW)
                 out.append(el("div", ref, style=_LEAF))
             else:
@@ -396,7 +400,7 @@ def _text_class(info):
 def _text_size(count, nbytes):
     if not count:
         return "–"
-    return f"{format_count(count)} params   {format_bytes(nbytes)}"
+    return f"{format_count(count)} elements   {format_bytes(nbytes)}"
 
 
 def _cell_handler(obj, options):

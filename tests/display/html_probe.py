@@ -1,0 +1,95 @@
+"""Read display HTML back with ``html.parser``: a small element tree, and the checks every display must pass.
+
+Tests use it to assert structure and numbers (rows, cells, counts) rather
+than substrings, and to prove the markup stays inside what an untrusted
+notebook keeps: no script/style/svg/img/iframe, no event-handler attribute,
+no URL, and every tag closed.
+"""
+from html.parser import HTMLParser
+
+FORBIDDEN_TAGS = {"script", "style", "svg", "img", "iframe", "object", "embed", "link", "meta", "base", "form",
+                  "input", "a"}
+VOID_TAGS = {"br", "hr", "wbr"}
+
+
+class Element:
+    def __init__(self, tag, attrs, parent=None):
+        self.tag = tag
+        self.attrs = dict(attrs)
+        self.parent = parent
+        self.children = []  # Element or str
+
+    def text(self):
+        """All text below this element, concatenated."""
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def iter(self, tag=None):
+        """This element and every element below it (depth first), optionally of one tag."""
+        if tag is None or self.tag == tag:
+            yield self
+        for c in self.children:
+            if isinstance(c, Element):
+                yield from c.iter(tag)
+
+    def find_all(self, tag):
+        return [e for e in self.iter(tag) if e is not self]
+
+    def child_elements(self, tag=None):
+        return [c for c in self.children if isinstance(c, Element) and (tag is None or c.tag == tag)]
+
+    def style(self):
+        return self.attrs.get("style") or ""
+
+    def __repr__(self):
+        return f"<{self.tag} {self.attrs}>"
+
+
+class _Builder(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#root", {})
+        self.current = self.root
+        self.errors = []
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, attrs, self.current)
+        self.current.children.append(element)
+        if tag not in VOID_TAGS:
+            self.current = element
+
+    def handle_startendtag(self, tag, attrs):
+        self.current.children.append(Element(tag, attrs, self.current))
+
+    def handle_endtag(self, tag):
+        if tag in VOID_TAGS:
+            return
+        if self.current.tag != tag:
+            self.errors.append(f"</{tag}> closes <{self.current.tag}>")
+            return
+        self.current = self.current.parent
+
+    def handle_data(self, data):
+        self.current.children.append(data)
+
+
+def parse(markup):
+    """The element tree of ``markup``; raises AssertionError if tags do not nest properly."""
+    builder = _Builder()
+    builder.feed(markup)
+    builder.close()
+    assert not builder.errors, builder.errors
+    assert builder.current is builder.root, f"unclosed <{builder.current.tag}>"
+    return builder.root
+
+
+def assert_safe(markup):
+    """The checks every display passes: nested tags, nothing an untrusted notebook strips, nothing active."""
+    root = parse(markup)
+    for element in root.iter():
+        assert element.tag not in FORBIDDEN_TAGS, f"<{element.tag}> in display HTML"
+        for name, value in element.attrs.items():
+            assert not name.startswith("on"), f"event attribute {name}={value!r}"
+            assert name in ("style", "title", "open", "colspan"), f"unexpected attribute {name}"
+            low = (value or "").lower()
+            assert "url(" not in low and "http:" not in low and "https:" not in low and "javascript:" not in low
+    return root
