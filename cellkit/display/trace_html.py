@@ -141,10 +141,14 @@ def _tensor_line(summary, short_role):
         return f"… {summary['omitted']} more"
     if "repr" in summary:
         return f"{short_role} {summary['repr']}"
-    text = f"{short_role} {summary['shape']} {summary['dtype']}"
+    values = format_values(summary)
+    if summary["shape"] == [] and values:  # a scalar (a loss): its value says it all
+        return f"{short_role} {values}"
+    text = f"{short_role} {summary['shape']}"  # the dtype is in the tooltip and the table
+    if not summary["dtype"].startswith("Float"):
+        text += f" {summary['dtype']}"
     if "norm" in summary:
         text += f" · norm {format_number(summary['norm'])}"
-    values = format_values(summary)
     if values and len(values) <= 28:
         text += f" · {values}"
     return text
@@ -209,7 +213,7 @@ def _bar(c, phase, width):
     if phase == "forward":
         lines = _tensor_lines(post, "out") if post else ["(did not return)"]
     else:
-        lines = _tensor_lines(pre, "grad out") + (_tensor_lines(post, "grad in") if post else ["grad in: none (its inputs need no gradient)"])
+        lines = _tensor_lines(pre, "grad out") + (_tensor_lines(post, "grad in") if post else ["grad in: none (input is data)"])
     body = "".join(tag("div", esc(line), style=f"font-family:{MONO};font-size:0.9em;white-space:nowrap") for line in lines)
     extras = _hook_badges(hooks) + _flag_badges(events)
     if extras:
@@ -224,7 +228,8 @@ def _bar(c, phase, width):
 def _lanes(calls, phase, n_columns, depth_count):
     """One table row per depth holding the bars of ``phase`` (forward or backward)."""
     kinds = (phase + "_pre", phase)
-    lane = f"color:{MUTED};font-size:0.85em;padding:2px 6px 2px 0;text-align:right;white-space:nowrap;vertical-align:top"
+    lane = (f"color:{MUTED};font-size:0.85em;padding:2px 6px 2px 0;text-align:right;white-space:nowrap;"
+            "vertical-align:top;width:1%")
     rows = []
     for depth in range(depth_count):
         cells = sorted((c for c in calls if c.depth == depth and c.start < n_columns
@@ -268,7 +273,7 @@ def timeline(events):
                                  "at the output, so read right to left", BACKWARD[1], shown))
         rows += backward
     parts = [tag("table", "".join(rows),
-                 style="border-collapse:separate;border-spacing:0;font-size:12px;margin:0 0 6px 0")]
+                 style=f"border-collapse:separate;border-spacing:0;font-size:12px;margin:0 0 6px 0;color:{FG}")]
     if n_columns > shown:
         parts.append(tag("div", esc(f"… the timeline shows the first {shown} of {n_columns} innermost calls; "
                                     "the table below lists every event"), style=f"color:{MUTED}"))
@@ -300,7 +305,7 @@ def event_table(events, limit=MAX_TABLE_ROWS):
             tag("td", kind, style=cell_style), tag("td", who, style=cell_style),
             tag("td", "".join(notes), style=cell_style + ";min-width:14em"), tag("td", tensors, style=cell_style),
         ])))
-    table = tag("table", "".join(rows), style="border-collapse:collapse;font-size:12px")
+    table = tag("table", "".join(rows), style=f"border-collapse:collapse;font-size:12px;color:{FG}")
     if len(events) > limit:
         table += tag("div", esc(f"… {len(events) - limit} more events (all of them are in to_dict())"),
                      style=f"color:{MUTED}")

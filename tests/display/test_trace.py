@@ -349,12 +349,17 @@ def test_trace_html_is_a_static_timeline_and_table():
     text = " ".join(page.text)
     assert "forward →" in text and "← backward" in text
     assert "depth 0" in text and "depth 1" in text
-    assert "grad out [1] Float32 · norm 1 · [1.]" in text  # relu's backward bar
-    assert "grad in [1] Float32 · norm 2 · [2.]" in text  # the network's: GradOperation's result
-    assert "→ None" in text
-    # the event table: a header plus one row per event
-    table_rows = page.tags.count("tr")
-    assert table_rows >= len(tr) + 1
+    chunks = [t.strip() for t in page.text]
+    relu_backward = chunks.index("#5→#6")  # relu's backward bar: the spec's gradients, in order
+    assert chunks[relu_backward:relu_backward + 5] == [
+        "#5→#6", "relu", "ReLU", "grad out [1] · norm 1 · [1.]", "grad in [1] · norm 1 · [1.]"]
+    assert "#7 <lambda> → None" in chunks  # the hook's badge, in the same bar
+    net_backward = chunks.index("#4→#8")
+    assert chunks[net_backward:net_backward + 4] == [
+        "#4→#8", "ReluNet", "grad out [1] · norm 1 · [1.]", "grad in [1] · norm 2 · [2.]"]  # GradOperation's result
+    # two tables: the timeline (2 headings + 2 forward lanes + 2 backward lanes), the events (header + 9)
+    assert page.tags.count("table") == 2
+    assert page.tags.count("tr") == 6 + 1 + len(tr)
     assert bundle["text/plain"] == tr.table() == str(tr)
 
 
