@@ -19,7 +19,12 @@ Event kinds: ``forward_pre`` (a Cell is entered), ``forward`` (its
 ``construct`` returned), ``backward_pre`` (the gradient reached its
 outputs), ``backward`` (its input gradients are known) and ``hook`` (a user
 hook ran; ``stage`` says which kind).  Backward events exist only while a
-gradient transform records, and no event is emitted in GRAPH_MODE.
+gradient transform records, and no event is emitted in GRAPH_MODE.  A cell
+whose inputs need no gradient (the first layer, fed with data) has a
+``backward_pre`` event but no ``backward``: no gradient leaves it.
+
+The widget form (a slider stepping through the events) is later work; its
+seam is :meth:`Trace.to_html` with ``upto=``.
 
 >>> import numpy as np
 >>> import cellkit as ms

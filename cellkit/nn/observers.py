@@ -26,7 +26,10 @@ Events, in the order they happen for one call of one Cell:
 ``call`` is an int shared by every event of one call, so an observer can
 pair a backward event with the forward call it belongs to.  Backward events
 are emitted only while a gradient transform records (and never in
-GRAPH_MODE, where hooks do not run either).  Payload values are the live
+GRAPH_MODE, where hooks do not run either); a Cell whose inputs need no
+gradient (the data fed to a first layer) gets ``backward_pre`` but no
+``backward``, since no gradient leaves it -- exactly when a user's backward
+hook would not run either.  Payload values are the live
 Tensors: an observer that keeps anything must copy what it needs.
 
 >>> import cellkit as ms
