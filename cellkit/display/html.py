@@ -9,8 +9,8 @@ The markup stays inside what Jupyter keeps in an untrusted notebook and what
 GitHub / nbviewer render without a kernel: no ``<script>``, no ``<style>``,
 no inline ``<svg>``, no external URL; only elements such as ``<details>``,
 ``<table>``, ``<span>`` with inline ``style=""``.  Colours come from
-JupyterLab's theme variables with fallbacks that read well on light *and*
-dark backgrounds (translucent greys, or ``inherit``).
+JupyterLab's theme variables, each after a plain fallback that the
+untrusted-notebook sanitizer keeps and that reads on light *and* dark pages.
 
 >>> el("b", "<script>alert(1)</script>")
 '<b>&lt;script&gt;alert(1)&lt;/script&gt;</b>'
@@ -26,7 +26,7 @@ import math
 
 __all__ = [
     "Raw", "escape", "el", "join", "format_bytes", "format_count", "format_number", "one_line",
-    "FG", "MUTED", "BORDER", "PANEL", "ACCENT", "ERROR", "WARN", "OK", "MONO", "UI_FONT", "BADGE",
+    "themed", "line", "badge", "MONO", "SANS", "GREY_LINE", "GREY_FILL",
 ]
 
 
@@ -87,25 +87,52 @@ def join(parts, separator="") -> Raw:
 
 
 # -- theme -------------------------------------------------------------------
-# JupyterLab / Notebook 7 define the --jp-* variables (VS Code maps them too);
-# elsewhere (Colab, GitHub) the fallback applies: `inherit` for text keeps
-# whatever the page uses, translucent greys work on light and dark pages.
-FG = "var(--jp-content-font-color1, inherit)"
-MUTED = "var(--jp-content-font-color2, inherit)"  # used together with opacity where it matters
-BORDER = "var(--jp-border-color2, rgba(128, 128, 128, 0.35))"
-PANEL = "var(--jp-layout-color2, rgba(128, 128, 128, 0.10))"
-ACCENT = "var(--jp-brand-color1, #2f7fd1)"
-ERROR = "var(--jp-error-color1, #d84040)"
-WARN = "var(--jp-warn-color1, #d98a00)"
-OK = "var(--jp-success-color1, #3a9b4a)"
-MONO = "var(--jp-code-font-family,Menlo,Consolas,monospace)"
-UI_FONT = "var(--jp-ui-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif)"
+# JupyterLab / Notebook 7 define the --jp-* variables.  An *untrusted* notebook
+# (one opened from elsewhere) is sanitized: each inline declaration is kept only
+# if its property and value pass a whitelist -- no var(), calc(), currentColor,
+# flex or gap.  So every themed colour is written twice, a plain value the
+# sanitizer keeps and then the var() twin a live page prefers:
+# ``color:#2f7fd1;color:var(--jp-brand-color1,#2f7fd1)``.  Text colour is never
+# set (it inherits the page's, light or dark); greys are translucent so they
+# read on both.  Layout uses floats, inline blocks and tables, not flexbox.
+GREY_LINE = "rgba(128,128,128,0.35)"
+GREY_FILL = "rgba(128,128,128,0.12)"
+_PALETTE = {
+    "accent": ("--jp-brand-color1", "#2f7fd1"),
+    "error": ("--jp-error-color1", "#d84040"),
+    "warn": ("--jp-warn-color1", "#c98200"),
+    "ok": ("--jp-success-color1", "#3a9b4a"),
+    "line": ("--jp-border-color2", GREY_LINE),
+    "fill": ("--jp-layout-color2", GREY_FILL),
+}
+MONO = "font-family:Menlo,Consolas,monospace;font-family:var(--jp-code-font-family,Menlo,Consolas,monospace)"
+SANS = ("font-family:system-ui,Roboto,Arial,sans-serif;"
+        "font-family:var(--jp-content-font-family,system-ui,Roboto,Arial,sans-serif)")
 
 
-def BADGE(colour):  # noqa: N802 -- a style constant with a colour slot
-    """The inline style of a small rounded label in ``colour`` (text and border)."""
-    return (f"display:inline-block;padding:0 5px;margin-left:4px;border:1px solid {colour};"
-            f"border-radius:8px;color:{colour};font-size:0.85em;line-height:1.35;white-space:nowrap")
+def themed(prop, colour) -> str:
+    """``prop:<plain>;prop:var(--jp-...,<plain>)`` for a palette colour (see the theme notes above).
+
+    >>> themed("color", "accent")
+    'color:#2f7fd1;color:var(--jp-brand-color1,#2f7fd1)'
+    """
+    var, plain = _PALETTE[colour]
+    return f"{prop}:{plain};{prop}:var({var},{plain})"
+
+
+def line(side="border", colour="line", width="1px") -> str:
+    """A solid rule on ``side`` (``border``, ``border-left`` ...) in a palette colour, sanitizer-proof."""
+    var, plain = _PALETTE[colour]
+    return f"{side}:{width} solid {plain};{side}-color:var({var},{plain})"
+
+
+def badge(colour=None) -> str:
+    """The style of a small rounded label; ``colour`` is a palette name, or None for a neutral grey."""
+    base = ("display:inline-block;padding:0 5px;margin-left:4px;border-radius:8px;font-size:0.85em;"
+            "line-height:1.35;white-space:nowrap;font-weight:normal;")
+    if colour is None:
+        return base + "border:1px solid rgba(128,128,128,0.6);opacity:0.85"
+    return base + line("border", colour) + ";" + themed("color", colour)
 
 
 # -- numbers -------------------------------------------------------------------

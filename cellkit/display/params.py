@@ -24,8 +24,8 @@ from ..nn.cell import Cell
 from ..parameter import Parameter
 from . import charts, render, stats
 from .cellinfo import size_and_bytes
-from .html import (ACCENT, BORDER, ERROR, FG, MONO, OK, PANEL, UI_FONT, BADGE, el, format_bytes, format_count,
-                   format_number, one_line)
+from .html import (GREY_FILL, MONO, SANS, badge, el, format_bytes, format_count, format_number, line, one_line,
+                   themed)
 from .tensor_view import grad_norm_of
 
 __all__ = ["ParameterTable", "ParamRow"]
@@ -214,31 +214,32 @@ class ParameterTable(render.Part):
         if self.has_grad_norm:
             heads.append(("grad norm", True))
         head = el("thead", el("tr", [el("th", h, style=_TH + (";text-align:right" if r else ";text-align:left"))
-                                     for h, r in heads]))
+                                     for h, r in heads], style="background:transparent"))
         body = [self._html_row(r, i) for i, r in enumerate(self.shown)]
         if self.hidden:
             body.append(el("tr", el("td", f"… {format_count(self.hidden)} more parameters not shown (included in "
                                           f"the totals; parameter_table(net, max_rows=...) shows more)",
                                     colspan=len(heads), style=_TD + ";opacity:0.7;font-style:italic;text-align:left")))
         foot = el("tfoot", el("tr", el("td", self._totals_html(), colspan=len(heads),
-                                       style=_TD + f";text-align:left;border-top:2px solid {BORDER};padding-top:5px")))
+                                       style=f"{_TD};{line('border-top', width='2px')};padding-top:5px"),
+                            style="background:transparent"))
         title = el("div", el("b", f"{self.title}"), f" · {format_count(len(self.rows))} parameters, "
                    f"{format_count(self.total_count)} elements ({format_bytes(self.total_bytes)})",
                    style="margin-bottom:4px;opacity:0.85")
         table = el("table", head, el("tbody", body), foot,
-                   style="border-collapse:collapse;border:none;margin:0;font-size:12px;width:auto")
+                   style="border-collapse:collapse;border:none;margin:0;font-size:12px;width:auto;table-layout:auto")
         return el("div", title, el("div", table, style="overflow-x:auto;max-width:100%"),
-                  style=f"color:{FG};font-family:{UI_FONT};font-size:13px;line-height:1.4")
+                  style=f"{SANS};font-size:13px;line-height:1.4")
 
     def _totals_html(self):
         parts = [el("b", "total "), f"{format_count(len(self.rows))} parameters · "
                  f"{format_count(self.total_count)} elements · {format_bytes(self.total_bytes)}",
                  el("span", f"trainable {format_count(self.trainable_count)} ({format_bytes(self.trainable_bytes)})",
-                    style=BADGE(OK)),
+                    style=badge("ok")),
                  el("span", f"frozen {format_count(self.frozen_count)} ({format_bytes(self.frozen_bytes)})",
-                    style=BADGE(FG))]
+                    style=badge())]
         if self.shared_params:
-            parts.append(el("span", f"{format_count(self.shared_params)} shared, counted once", style=BADGE(ACCENT)))
+            parts.append(el("span", f"{format_count(self.shared_params)} shared, counted once", style=badge("accent")))
         return parts
 
     def _html_row(self, r, i):
@@ -246,19 +247,19 @@ class ParameterTable(render.Part):
         name = [r.name]
         if s is not None and (s.nan or s.inf):
             if s.nan:
-                name.append(el("span", f"NaN {format_count(s.nan)}", style=BADGE(ERROR) + ";font-weight:bold"))
+                name.append(el("span", f"NaN {format_count(s.nan)}", style=badge("error") + ";font-weight:bold"))
             if s.inf:
-                name.append(el("span", f"Inf {format_count(s.inf)}", style=BADGE(ERROR) + ";font-weight:bold"))
+                name.append(el("span", f"Inf {format_count(s.inf)}", style=badge("error") + ";font-weight:bold"))
         if r.aliases:
             name.append(el("div", "also: " + ", ".join(r.aliases[:8]) + (" …" if len(r.aliases) > 8 else ""),
-                           style=f"font-size:0.85em;color:{ACCENT}"))
+                           style=f"font-size:0.85em;{themed('color', 'accent')}"))
         share = r.count / self.total_count if self.total_count else 0.0
         cells = [
             el("td", str(r.index), style=_TD_NUM + ";opacity:0.5"),
             el("td", name, style=_TD),
             el("td", "[" + ", ".join(str(d) for d in r.shape) + "]", style=_TD),
             el("td", r.dtype, style=_TD),
-            el("td", el("span", "✓", title="requires_grad=True", style=f"color:{OK};font-weight:bold")
+            el("td", el("span", "✓", title="requires_grad=True", style=f"{themed('color', 'ok')};font-weight:bold")
                if r.requires_grad else el("span", "frozen", style="opacity:0.7"), style=_TD),
             el("td", format_count(r.count), style=_TD_NUM),
             el("td", format_bytes(r.nbytes), style=_TD_NUM),
@@ -273,12 +274,12 @@ class ParameterTable(render.Part):
             cells.append(el("td", r.note or "", style=_TD + ";opacity:0.7;font-size:0.9em"))
         if self.has_grad_norm:
             cells.append(el("td", format_number(r.grad_norm) if r.grad_norm is not None else "–", style=_TD_NUM))
-        background = f"background:{PANEL}" if i % 2 else "background:transparent"
-        return el("tr", cells, style=f"{background};font-family:{MONO}")
+        # Striped rows; the plain fill comes first so an untrusted notebook keeps the stripes.
+        background = f"background-color:{GREY_FILL}" if i % 2 else "background-color:transparent"
+        return el("tr", cells, style=f"{background};{MONO}")
 
 
-_TH = (f"padding:3px 8px;border:none;border-bottom:1px solid {BORDER};font-weight:600;white-space:nowrap;"
-       f"background:transparent;font-family:{UI_FONT}")
+_TH = f"padding:3px 8px;border:none;{line('border-bottom')};font-weight:600;white-space:nowrap;background:transparent"
 # JupyterLab styles every td (padding, alignment, wrapping), so those stay per cell; the font is set per row.
 _TD = "padding:2px 8px;white-space:nowrap;text-align:left"
 _TD_NUM = "padding:2px 8px;white-space:nowrap;text-align:right"

@@ -30,7 +30,7 @@ too, to ``repr``.
 """
 from __future__ import annotations
 
-from .html import ERROR, FG, UI_FONT, Raw, el, one_line
+from .html import Raw, el, one_line, themed
 
 __all__ = ["Part", "Display", "TextPart", "register", "render", "mimebundle", "safe_repr"]
 
@@ -59,7 +59,7 @@ class TextPart(Part):
         return self._text if not self._note else f"{self._text}\n({self._note})"
 
     def html(self):
-        return el("pre", self.text(), style=f"color:{FG};margin:0")
+        return el("pre", self.text(), style="margin:0")
 
 
 def register(handler, first=True):
@@ -118,8 +118,8 @@ def bundle_of(part, obj=None, include=None, exclude=None):
             note = _note(exc)
             bundle["text/plain"] = f"{text}\n({note})"
             bundle["text/html"] = str(el(
-                "div", el("pre", text, style=f"margin:0;color:{FG}"),
-                el("div", note, style=f"color:{ERROR};font-size:0.85em;font-family:{UI_FONT}")))
+                "div", el("pre", text, style="margin:0"),
+                el("div", note, style=f"{themed('color', 'error')};font-size:0.85em")))
     return {k: v for k, v in bundle.items() if _wanted(k, include, exclude) or k == "text/plain"}
 
 

@@ -23,8 +23,7 @@ import numpy as np
 from ..parameter import Parameter
 from ..tensor import Tensor
 from . import charts, render, stats
-from .html import (ACCENT, BORDER, ERROR, FG, MONO, OK, PANEL, UI_FONT, BADGE, Raw, el, format_bytes, format_count,
-                   format_number, one_line)
+from .html import MONO, SANS, badge, el, format_bytes, format_count, format_number, line, one_line, themed
 
 __all__ = ["TensorView", "grad_norm_of"]
 
@@ -117,11 +116,11 @@ class TensorView(render.Part):
                  el("span", f"{format_count(self.size)} elements · {format_bytes(self.nbytes)}",
                     style="opacity:0.75;margin-left:6px")]
         if self.is_param:
-            chips.append(el("span", "trainable", style=BADGE(OK)) if self.requires_grad
-                         else el("span", "frozen", style=BADGE(FG)))
+            chips.append(el("span", "trainable", style=badge("ok")) if self.requires_grad
+                         else el("span", "frozen", style=badge()))
         title = [el("b", self.kind)]
         if self.name is not None:
-            title.append(el("code", one_line(self.name), style=f"font-family:{MONO};margin-left:6px"))
+            title.append(el("code", one_line(self.name), style=f"{MONO};margin-left:6px"))
         header = el("div", title, " ", chips, style="margin-bottom:6px")
         body = [header]
         s = self.summary
@@ -131,23 +130,26 @@ class TensorView(render.Part):
             body.append(el("div", f"grad norm {format_number(self.grad_norm)}"))
         lower = []
         if s is not None and s.hist:
-            lower.append(el("div", el("div", "histogram", style=_caption()), charts.histogram_html(s, 160, 40)))
+            lower.append(el("div", el("div", "histogram", style=_caption()), charts.histogram_html(s, 160, 40),
+                            style=_LOWER))
         if self.values is not None:
             lower.append(el("div", el("div", _preview_caption(self.shape, self.values[3]), style=_caption()),
-                            _preview_html(*self.values)))
+                            _preview_html(*self.values), style=_LOWER))
         if lower:
-            body.append(el("div", lower, style="display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start;"
-                                               "margin-top:6px"))
+            body.append(el("div", lower, style="margin-top:6px"))
         if self.note:
             body.append(el("div", self.note, style="opacity:0.75;font-style:italic"))
-        return el("div", body, style=(f"display:inline-block;max-width:100%;box-sizing:border-box;color:{FG};"
-                                      f"font-family:{UI_FONT};font-size:13px;line-height:1.4;border:1px solid "
-                                      f"{BORDER};border-radius:6px;padding:8px 12px"))
+        return el("div", body, style=(f"display:inline-block;max-width:100%;box-sizing:border-box;{SANS};"
+                                      f"font-size:13px;"
+                                      f"line-height:1.4;border-radius:6px;padding:8px 12px;{line('border')}"))
+
+
+_LOWER = "display:inline-block;vertical-align:top;margin-right:18px"
 
 
 def _chip():
-    return (f"display:inline-block;padding:0 6px;margin-left:4px;border-radius:4px;background:{PANEL};"
-            f"font-family:{MONO};font-size:0.92em")
+    return (f"display:inline-block;padding:0 6px;margin-left:4px;border-radius:4px;"
+            f"{themed('background-color', 'fill')};{MONO};font-size:0.92em")
 
 
 def _caption():
@@ -164,20 +166,23 @@ def _stats_table(s, grad_norm):
         heads.append(label)
         if count:
             flag = el("span", f"{label} {format_count(count)}",
-                      style=f"color:#fff;background:{ERROR};font-weight:bold;border-radius:3px;padding:0 5px")
+                      style=f"color:#ffffff;{themed('background-color', 'error')};font-weight:bold;"
+                            f"border-radius:3px;padding:0 5px")
             cells.append(el("td", flag, style=_num_cell()))
         else:
             cells.append(el("td", "0", style=_num_cell() + ";opacity:0.6"))
     if grad_norm is not None:
         heads.append("grad norm")
         cells.append(el("td", format_number(grad_norm), style=_num_cell()))
-    head_row = el("tr", [el("th", h, style=f"padding:1px 10px 1px 0;text-align:right;font-weight:normal;"
-                                           f"opacity:0.7;font-size:0.85em;border:none;background:none") for h in heads])
-    return el("table", head_row, el("tr", cells), style="border-collapse:collapse;border:none;margin:0")
+    head_row = el("tr", [el("th", h, style="padding:1px 10px 1px 0;text-align:right;font-weight:normal;"
+                                           "opacity:0.7;font-size:0.85em;border:none;background:transparent")
+                         for h in heads], style="background:transparent")
+    return el("table", head_row, el("tr", cells, style="background:transparent"),
+              style="border-collapse:collapse;border:none;margin:0;table-layout:auto")
 
 
 def _num_cell():
-    return f"padding:1px 10px 1px 0;text-align:right;font-family:{MONO};border:none;background:none"
+    return f"padding:1px 10px 1px 0;text-align:right;{MONO};border:none;background:transparent"
 
 
 def _format_value(v):
@@ -185,7 +190,8 @@ def _format_value(v):
         return "True" if v else "False"
     if isinstance(v, (int, np.integer)):
         return str(int(v))
-    return format_number(v)
+    text = format_number(v)
+    return text + ".0" if text.lstrip("-").isdigit() else text  # a float looks like one: 1.0, not 1
 
 
 def _preview_caption(shape, lead):
@@ -220,15 +226,16 @@ def _preview_text(values, row_labels, col_labels, lead):
 
 
 def _preview_html(values, row_labels, col_labels, lead):
-    mono = f"font-family:{MONO};font-size:0.92em"
     if str(values.dtype) == "bfloat16":
         values = values.astype(np.float32)
     if row_labels is None:
-        return el("span", _format_value(values.reshape(()).item()), style=mono)
-    label_style = "opacity:0.45;font-size:0.8em;text-align:right;padding:0 6px 0 0;border:none;background:none"
-    cell_style = "text-align:right;padding:1px 6px;border:none;background:none;white-space:nowrap"
-    bad_style = cell_style + f";color:{ERROR};font-weight:bold"
-    gap_style = cell_style + ";opacity:0.5"
+        return el("span", _format_value(values.reshape(()).item()), style=f"{MONO};font-size:0.92em")
+    plain = "border:none;background:transparent;white-space:nowrap"
+    label_style = f"opacity:0.45;font-size:0.8em;text-align:right;padding:0 6px 0 0;{plain}"
+    cell_style = f"text-align:right;padding:1px 6px;{plain}"
+    bad_style = f"{cell_style};{themed('color', 'error')};font-weight:bold"
+    gap_style = f"{cell_style};opacity:0.5"
+    clear = "background:transparent"
 
     def cell(v):
         text = _format_value(v)
@@ -239,21 +246,23 @@ def _preview_html(values, row_labels, col_labels, lead):
     it = iter(flat)
     rows = []
     if col_labels is None:  # a vector: one row, index labels above
-        head = el("tr", [el("td", "⋯" if i is None else str(i), style=label_style) for i in row_labels])
-        body = el("tr", [el("td", "⋯", style=gap_style) if i is None else cell(next(it)) for i in row_labels])
+        head = el("tr", [el("td", "⋯" if i is None else str(i), style=label_style) for i in row_labels], style=clear)
+        body = el("tr", [el("td", "⋯", style=gap_style) if i is None else cell(next(it)) for i in row_labels],
+                  style=clear)
         rows = [head, body]
     else:
         rows.append(el("tr", el("td", "", style=label_style),
-                       [el("td", "⋯" if c is None else str(c), style=label_style) for c in col_labels]))
+                       [el("td", "⋯" if c is None else str(c), style=label_style) for c in col_labels], style=clear))
         for r in row_labels:
             if r is None:
                 rows.append(el("tr", el("td", "⋮", style=label_style),
-                               [el("td", "⋮" if c is not None else "⋱", style=gap_style) for c in col_labels]))
+                               [el("td", "⋮" if c is not None else "⋱", style=gap_style) for c in col_labels],
+                               style=clear))
                 continue
             tds = [el("td", "⋯", style=gap_style) if c is None else cell(next(it)) for c in col_labels]
-            rows.append(el("tr", el("td", str(r), style=label_style), tds))
-    return el("table", rows, style=f"border-collapse:collapse;border:none;margin:0;{mono};"
-                                   f"border-left:2px solid {ACCENT};padding-left:2px")
+            rows.append(el("tr", el("td", str(r), style=label_style), tds, style=clear))
+    return el("table", rows, style=f"border-collapse:collapse;border:none;margin:0;table-layout:auto;{MONO};"
+                                   f"font-size:0.92em;{line('border-left', 'accent', '2px')}")
 
 
 def _tensor_handler(obj, options):

@@ -24,8 +24,7 @@ from __future__ import annotations
 from ..nn.cell import Cell
 from . import render
 from .cellinfo import inspect_cell, setting_label, size_and_bytes
-from .html import (ACCENT, BORDER, FG, MONO, OK, UI_FONT, WARN, BADGE, Raw, el, format_bytes, format_count,
-                   one_line)
+from .html import MONO, SANS, badge, el, format_bytes, format_count, line, one_line, themed
 
 __all__ = ["CellTree"]
 
@@ -212,32 +211,32 @@ class CellTree(render.Part):
 
     # -- facts for both forms ----------------------------------------------------
     def _marks(self, node, parent_training):
-        """(label, colour, tooltip) marks of a node, in a fixed order."""
+        """(label, palette colour or None, tooltip) marks of a node, in a fixed order."""
         info = node.info
         marks = []
         if parent_training is None or info.training != parent_training:
-            marks.append(("train" if info.training else "inference", OK if info.training else FG,
+            marks.append(("train" if info.training else "inference", "ok" if info.training else None,
                           "cell.training"))
         for kind, count in info.hooks:
-            marks.append((f"{kind} hook ×{count}", WARN, f"{count} {kind} hook(s) registered"))
+            marks.append((f"{kind} hook ×{count}", "warn", f"{count} {kind} hook(s) registered"))
         if info.bprop:
-            marks.append(("custom bprop", WARN, "the Cell defines bprop"))
+            marks.append(("custom bprop", "warn", "the Cell defines bprop"))
         if info.recompute:
-            marks.append(("recompute", ACCENT, "activations recomputed in backward"))
+            marks.append(("recompute", "accent", "activations recomputed in backward"))
         if info.to_float:
-            marks.append((f"to_float {info.to_float}", ACCENT, "inputs and parameters cast while construct runs"))
+            marks.append((f"to_float {info.to_float}", "accent", "inputs and parameters cast while construct runs"))
         for key, value in info.settings:
-            marks.append((setting_label(key, value), ACCENT, one_line(f"parallel_config[{key!r}] = {value!r}", 300)))
+            marks.append((setting_label(key, value), "accent", one_line(f"parallel_config[{key!r}] = {value!r}", 300)))
         if info.buffers:
             marks.append((f"{len(info.buffers)} buffer{'s' if len(info.buffers) > 1 else ''} · "
-                          f"{format_bytes(info.buffer_bytes)}", FG, ", ".join(k for k, _ in info.buffers)))
+                          f"{format_bytes(info.buffer_bytes)}", None, ", ".join(k for k, _ in info.buffers)))
         if info.flags:
-            marks.append(("flags " + one_line(", ".join(f"{k}={v!r}" for k, v in info.flags), 60), FG,
+            marks.append(("flags " + one_line(", ".join(f"{k}={v!r}" for k, v in info.flags), 60), None,
                           one_line(", ".join(f"{k}={v!r}" for k, v in info.flags), 300)))
         if info.extra_state is not None:
-            marks.append(("extra state " + one_line(info.extra_state, 60), FG, info.extra_state))
+            marks.append(("extra state " + one_line(info.extra_state, 60), None, info.extra_state))
         for note in info.notes:
-            marks.append((note, WARN, note))
+            marks.append((note, "warn", note))
         return marks
 
     # -- text ----------------------------------------------------------------------
@@ -305,35 +304,31 @@ class CellTree(render.Part):
                      f" · {format_count(self.n_hooks)} hook{'s' if self.n_hooks != 1 else ''}" if self.n_hooks else "",
                      " · shared parameters counted once" if self.shared else "",
                      style="margin-bottom:4px;opacity:0.85")
-        header = el("div", el("span", "cell", style="flex:1 1 auto"),
-                    el("span", "elements", style=_COL_COUNT), el("span", "bytes", style=_COL_BYTES),
-                    style=f"display:flex;font-size:0.8em;opacity:0.6;border-bottom:1px solid {BORDER};"
-                          f"padding:0 2px 2px 0;margin-bottom:2px")
+        header = el("div", el("span", el("span", "elements", style=_COL_COUNT), el("span", "bytes", style=_COL_BYTES),
+                              style=_RIGHT), "cell",
+                    style=f"font-size:0.8em;opacity:0.6;{line('border-bottom')};padding:0 0 2px 0;margin-bottom:2px")
         tree = self._html_node(root, None, 0, budget, label=None)
         return el("div", summary, header, tree,
-                  style=(f"color:{FG};font-family:{UI_FONT};font-size:13px;line-height:1.5;max-width:100%;"
-                         f"overflow-x:auto"))
+                  style=f"{SANS};font-size:13px;line-height:1.5;max-width:100%;overflow-x:auto")
 
     def _html_row(self, name, node_or_group, parent_training, times=None):
         first = node_or_group.members[0] if isinstance(node_or_group, _Group) else node_or_group
         info = first.info
         left = []
         if name is not None:
-            left.append(el("span", name, style=f"font-family:{MONO};font-weight:600"))
+            left.append(el("span", name, style=_NAME))
             left.append(el("span", ": ", style="opacity:0.6"))
-        left.append(el("span", info.cls, style=f"color:{ACCENT};font-weight:600"))
+        left.append(el("span", info.cls, style=_CLASS))
         if info.extra:
             left.append(el("span", f"({info.extra})", style=_ARGS, title=info.extra))
         if times:
-            left.append(el("span", f"× {times}", style=BADGE(ACCENT) + ";font-weight:bold"))
+            left.append(el("span", f"× {times}", style=badge("accent") + ";font-weight:bold"))
         if isinstance(node_or_group, _Node) and node_or_group.rows and info.own_count:
-            left.append(el("span", f"own {format_count(info.own_count)}", style=BADGE(FG) + ";opacity:0.7"))
+            left.append(el("span", f"own {format_count(info.own_count)}", style=badge()))
         for label, colour, tip in self._marks(first, parent_training):
-            left.append(el("span", label, style=BADGE(colour), title=tip))
+            left.append(el("span", label, style=badge(colour), title=tip))
         count, nbytes = node_or_group.count, node_or_group.nbytes
-        right = [el("span", format_count(count) if count else "–", style=_COL_COUNT),
-                 el("span", format_bytes(nbytes) if count else "", style=_COL_BYTES)]
-        return el("span", el("span", left, style=_LEFT), right, style=_ROW)
+        return _row(left, format_count(count) if count else "–", format_bytes(nbytes) if count else "")
 
     def _html_node(self, node, parent_training, depth, budget, label):
         row = self._html_row(label, node, parent_training)
@@ -367,30 +362,36 @@ class CellTree(render.Part):
                         f"showing {first.path}") if first.rows else None
                 out.append(self._wrap(html_row, first, depth, budget, first.info.training, note))
             elif row.ref is not None:
-                left = el("span",
-                          el("span", row.name, style=f"font-family:{MONO};font-weight:600"),
-                          el("span", ": ", style="opacity:0.6"),
-                          el("span", type(row.cell).__name__, style=f"color:{ACCENT};font-weight:600"),
-                          el("span", f" → same cell as {row.ref or '(root)'} (counted once)", style="opacity:0.7"),
-                          style=_LEFT)
-                ref = el("span", left, el("span", "", style=_COL_COUNT), el("span", "", style=_COL_BYTES),
-                         style=_ROW)
+                left = [el("span", row.name, style=_NAME), el("span", ": ", style="opacity:0.6"),
+                        el("span", type(row.cell).__name__, style=_CLASS),
+                        el("span", f" → same cell as {row.ref or '(root)'} (counted once)", style="opacity:0.7")]
+                ref = _row(left, "", "")
                 out.append(el("div", ref, style=_LEAF))
             else:
                 out.append(self._html_node(row, training, depth, budget, row.name))
         return out
 
 
-_ROW = "display:inline-flex;width:calc(100% - 1.3em);align-items:baseline;vertical-align:top"
-_LEFT = "flex:1 1 auto;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap"
+def _row(left, count, nbytes):
+    """One line of the tree: the numbers float right; the rest is cut with an ellipsis before them."""
+    right = el("span", el("span", count, style=_COL_COUNT), el("span", nbytes, style=_COL_BYTES), style=_RIGHT)
+    return el("span", right, el("span", left, style=_LEFT), style=_ROW)
+
+
+# Floats and inline blocks only: an untrusted notebook's sanitizer strips flexbox and calc().
+_ROW = "display:block"
+_RIGHT = "float:right;white-space:nowrap"
+_LEFT = "display:block;overflow:hidden;white-space:nowrap;text-overflow:ellipsis"
+_NAME = f"{MONO};font-weight:600"
+_CLASS = themed("color", "accent") + ";font-weight:600"
 # Long arguments are cut (full text on hover) so the marks after them stay visible.
 _ARGS = (f"display:inline-block;max-width:38em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;"
-         f"vertical-align:bottom;font-family:{MONO};font-size:0.9em;opacity:0.75")
-_COL_COUNT = f"flex:none;width:7.5em;text-align:right;font-family:{MONO};font-size:0.92em"
-_COL_BYTES = f"flex:none;width:6.5em;text-align:right;font-family:{MONO};font-size:0.92em;opacity:0.7"
+         f"vertical-align:bottom;{MONO};font-size:0.9em;opacity:0.75")
+_COL_COUNT = f"display:inline-block;width:7.5em;text-align:right;{MONO};font-size:0.92em"
+_COL_BYTES = f"display:inline-block;width:6.5em;text-align:right;{MONO};font-size:0.92em;opacity:0.7"
 _SUMMARY = "cursor:pointer;padding:1px 0;list-style-position:outside;margin-left:1.1em;display:list-item"
 _LEAF = "padding:1px 0 1px 1.1em"
-_CHILDREN = f"margin-left:0.45em;padding-left:0.75em;border-left:1px solid {BORDER}"
+_CHILDREN = f"margin-left:0.45em;padding-left:0.75em;{line('border-left')}"
 
 
 def _text_class(info):

@@ -82,10 +82,43 @@ def parse(markup):
     return builder.root
 
 
+# The inline CSS properties JupyterLab keeps in an untrusted notebook (its sanitizer's allow-list);
+# values are filtered too: no var(), calc() or currentColor survives.
+SANITIZER_PROPERTIES = set("""
+background background-color border border-bottom border-bottom-color border-collapse border-color border-left
+border-left-color border-radius border-right border-spacing border-style border-top border-top-color border-width
+bottom box-sizing color cursor display float font font-family font-size font-style font-weight height left
+letter-spacing line-height list-style list-style-position list-style-type margin margin-bottom margin-left
+margin-right margin-top max-height max-width min-height min-width opacity overflow overflow-x overflow-y padding
+padding-bottom padding-left padding-right padding-top position right table-layout text-align text-decoration
+text-overflow top vertical-align visibility white-space width word-break z-index
+""".split())
+_DISPLAY_VALUES = {"inline", "block", "inline-block", "list-item", "table", "table-cell", "table-row", "none"}
+
+
+def assert_sanitizer_proof(style):
+    """Every declaration of ``style`` is one JupyterLab's untrusted-notebook sanitizer keeps, or a var()
+    twin of one declared before it (so dropping the twin leaves a working plain value)."""
+    seen = set()
+    for declaration in filter(None, (d.strip() for d in style.split(";"))):
+        prop, _, value = (part.strip() for part in declaration.partition(":"))
+        low = value.lower()
+        assert prop in SANITIZER_PROPERTIES, f"{prop!r} is stripped by the untrusted-notebook sanitizer: {style}"
+        assert "calc(" not in low and "currentcolor" not in low and "inherit" not in low, declaration
+        if "var(" in low:
+            shorthand = prop[: -len("-color")] if prop.endswith("-color") else prop
+            assert prop in seen or shorthand in seen, f"{declaration!r} has no plain value before it: {style}"
+        if prop == "display":
+            assert low in _DISPLAY_VALUES, declaration
+        seen.add(prop)
+
+
 def assert_safe(markup):
     """The checks every display passes: nested tags, nothing an untrusted notebook strips, nothing active."""
     root = parse(markup)
     for element in root.iter():
+        if element.attrs.get("style"):
+            assert_sanitizer_proof(element.attrs["style"])
         assert element.tag not in FORBIDDEN_TAGS, f"<{element.tag}> in display HTML"
         for name, value in element.attrs.items():
             assert not name.startswith("on"), f"event attribute {name}={value!r}"

@@ -15,9 +15,11 @@ def rows(markup):
     root = assert_safe(markup)
     found = []
     for span in root.iter("span"):
-        if not span.style().startswith("display:inline-flex"):
+        children = span.child_elements("span")
+        if span.style() != "display:block" or not children or not children[0].style().startswith("float:right"):
             continue
-        left, count, size = span.child_elements("span")
+        right, left = children
+        count, size = right.child_elements("span")
         parts = left.child_elements("span")
         if parts[0].style().startswith("color:"):  # the root row has no attribute name
             name, cls, rest = None, parts[0].text(), parts[1:]
