@@ -90,7 +90,7 @@ def explore(obj, **options):
     except ImportError:
         part = render.render(obj, **options)
         if part is None:
-            return render.TextPart(render.safe_repr(obj), "no display for this type")
+            return Display(render.TextPart(render.safe_repr(obj), "no display for this type"), obj)
         return Display(_Noted(part, "interactive view not available: showing the static view"), obj)
     return _explore(obj, **options)
 
