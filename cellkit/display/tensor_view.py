@@ -79,7 +79,7 @@ class TensorView(render.Part):
         if self.name is not None:
             head += f" {one_line(self.name)!s}"
         head += (f"  shape={self.shape}  dtype={self.dtype}  device={self.device}  "
-                 f"{format_count(self.size)} elements ({format_bytes(self.nbytes)})")
+                 f"{_elements(self.size)} ({format_bytes(self.nbytes)})")
         if self.is_param:
             head += "  trainable" if self.requires_grad else "  frozen"
         return head
@@ -113,7 +113,7 @@ class TensorView(render.Part):
         chips = [el("span", f"[{', '.join(str(d) for d in self.shape)}]", style=_chip()),
                  el("span", self.dtype, style=_chip()),
                  el("span", self.device, style=_chip()),
-                 el("span", f"{format_count(self.size)} elements · {format_bytes(self.nbytes)}",
+                 el("span", f"{_elements(self.size)} · {format_bytes(self.nbytes)}",
                     style="opacity:0.75;margin-left:6px")]
         if self.is_param:
             chips.append(el("span", "trainable", style=badge("ok")) if self.requires_grad
@@ -145,6 +145,10 @@ class TensorView(render.Part):
 
 
 _LOWER = "display:inline-block;vertical-align:top;margin-right:18px"
+
+
+def _elements(n):
+    return f"{format_count(n)} element{'' if n == 1 else 's'}"
 
 
 def _chip():
