@@ -382,25 +382,41 @@ def _max_pool(xt, kernel, stride, dilation, pads, ceil_mode, return_indices, op)
 def _max_pool_tiles(xt, X, kernel, ho, wo, recording, return_indices, stride, dilation):
     """NumPy fast path for windows that tile the input (kernel == stride, no padding or dilation).
 
-    The windows are gathered with one reshape into ``(N, C, Ho, Wo, kh*kw)``;
-    ``argmax`` picks the first maximum (and the first NaN), as the general
-    path does, and the gradient is put back at that position.
+    Each kernel offset (i, j) picks one strided view of the input, its
+    "corner" of every window; the maximum of the ``kh * kw`` corners is the
+    output, with no copy of the windows.  The gradient (and the index) goes
+    to the first corner holding the maximum (NaN counts as the maximum), as
+    in the general path.
     """
-    n, c = X.shape[:2]
     kh, kw = kernel
-    tiles = X[:, :, :ho * kh, :wo * kw].reshape(n, c, ho, kh, wo, kw).transpose(0, 1, 2, 4, 3, 5)
-    windows = tiles.reshape(n, c, ho, wo, kh * kw)  # copies: the tiles are not contiguous
-    arg = windows.argmax(axis=-1)
-    best = np.take_along_axis(windows, arg[..., None], axis=-1)[..., 0]
+    corners = [X[:, :, i:ho * kh:kh, j:wo * kw:kw] for i in range(kh) for j in range(kw)]
+    best = corners[0]
+    for corner in corners[1:]:
+        best = np.maximum(best, corner)  # np.maximum propagates NaN, so a NaN window gives NaN
+    if len(corners) == 1:
+        best = best.copy()  # a 1x1 window: the corner is a view of the input
+
+    def first_hits():
+        """For each corner in order, where it is the first to hold the window's maximum."""
+        nan_best = np.isnan(best) if best.dtype.kind == "f" else None
+        if nan_best is not None and not nan_best.any():
+            nan_best = None
+        taken = np.zeros(best.shape, dtype=bool)
+        for corner in corners:
+            hit = corner == best
+            if nan_best is not None:
+                hit |= np.isnan(corner) & nan_best
+            hit &= ~taken
+            taken |= hit
+            yield hit
+
     if recording:
         in_shape = X.shape
 
         def backward(g):
-            dwindows = np.zeros(windows.shape, dtype=g.dtype)
-            np.put_along_axis(dwindows, arg[..., None], g[..., None], axis=-1)
             dX = np.zeros(in_shape, dtype=g.dtype)
-            dX[:, :, :ho * kh, :wo * kw] = (
-                dwindows.reshape(n, c, ho, wo, kh, kw).transpose(0, 1, 2, 4, 3, 5).reshape(n, c, ho * kh, wo * kw))
+            for (i, j), hit in zip(((i, j) for i in range(kh) for j in range(kw)), first_hits()):
+                dX[:, :, i:ho * kh:kh, j:wo * kw:kw] = g * hit
             return (dX,)
 
         out = attach(best, "MaxPool", backward, xt)
@@ -408,7 +424,10 @@ def _max_pool_tiles(xt, X, kernel, ho, wo, recording, return_indices, stride, di
         out = wrap(best)
     if not return_indices:
         return out
-    indices = _window_to_flat(arg.astype(np.int64), kernel, stride, dilation, (0, 0, 0, 0), X.shape[3])
+    arg = np.zeros(best.shape, dtype=np.int64)
+    for k, hit in enumerate(first_hits()):
+        arg[hit] = k
+    indices = _window_to_flat(arg, kernel, stride, dilation, (0, 0, 0, 0), X.shape[3])
     return out, wrap(indices)
 
 
