@@ -56,6 +56,7 @@ import time
 from .. import backend as _backend
 from ..nn import observers as _observers
 from ..tensor import Tensor
+from .html import format_number as _html_format_number
 
 __all__ = ["trace", "Trace"]
 
@@ -485,17 +486,8 @@ def _flags_of(record, settings):
 
 # ---------------------------------------------------------------------------- text
 def format_number(x):
-    """``x`` (a float, or 'nan'/'inf' text) in at most four significant digits."""
-    if x is None:
-        return "-"
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if x == 0:
-        return "0"
-    return f"{x:.4g}"
+    """``x`` (a float, or 'nan'/'inf' text) in at most four significant digits; ``-`` for None."""
+    return "-" if x is None else _html_format_number(x, digits=4)
 
 
 def _float_text(x):
