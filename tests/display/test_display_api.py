@@ -37,7 +37,10 @@ def test_display_api_display_object_forms_and_attributes():
     assert_safe(shown.html())
 
 
-def test_display_api_explore_falls_back_to_the_static_view_with_a_note():
+def test_display_api_explore_falls_back_to_the_static_view_with_a_note(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # as if ipywidgets were not installed
     shown = display.explore(nn.Dense(2, 1))
     assert "interactive view not available" in shown.text()
     assert "Dense" in assert_safe(shown.html()).text()

@@ -1,0 +1,131 @@
+"""The interactive explorer (cellkit.display.explore): driven from code, the way a notebook user would click."""
+import sys
+
+import numpy as np
+import pytest
+
+import cellkit as ms
+from cellkit import display, nn
+
+from html_probe import assert_safe, parse
+
+pytest.importorskip("ipywidgets")
+
+
+class Tiny(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.SequentialCell(nn.Dense(3, 4), nn.ReLU())
+        self.head = nn.Dense(4, 2)
+
+    def construct(self, x):
+        return self.head(self.encoder(x))
+
+
+def _table_names(markup):
+    """The parameter names in the detail pane's table (second column of each body row)."""
+    root = assert_safe(markup)
+    names = []
+    for body in root.find_all("tbody"):
+        for tr in body.child_elements("tr"):
+            tds = tr.child_elements("td")
+            if len(tds) > 2:
+                names.append(tds[1].children[0].strip() if isinstance(tds[1].children[0], str) else tds[1].text())
+    return names
+
+
+def test_widgets_explore_cell_tree_lists_every_path_and_selection_changes_the_detail():
+    net = Tiny()
+    view = display.explore(net)
+    ex = view.explorer
+    assert [value for _, value in ex.tree.options] == ["", "encoder", "encoder.0", "encoder.1", "head"]
+    assert ex.tree.options[2][0].startswith("\u00a0" * 6) and ex.tree.options[2][0].endswith("0: Dense")
+    assert _table_names(ex.detail.value) == ["encoder.0.weight", "encoder.0.bias", "head.weight", "head.bias"]
+    before = ex.detail.value
+    ex.tree.value = "head"
+    assert ex.detail.value != before
+    assert _table_names(ex.detail.value) == ["head.weight", "head.bias"]
+    text = parse(ex.detail.value).text()
+    assert "Dense" in text and "mode: inference" in text and "no hooks" in text
+    ex.tree.value = "encoder.1"
+    assert "holds no parameters" in parse(ex.detail.value).text()
+
+
+def test_widgets_explore_shows_mode_and_hooks():
+    net = Tiny()
+    net.set_train(True)
+    net.head.register_forward_hook(lambda cell, inputs, output: None)
+    ex = display.explore(net).explorer
+    ex.tree.value = "head"
+    text = parse(ex.detail.value).text()
+    assert "mode: train" in text and "hook × 1" in text
+
+
+def test_widgets_filters_reduce_the_rows():
+    net = Tiny()
+    ex = display.explore(net).explorer
+    ex.name_filter.value = "weight"
+    assert _table_names(ex.detail.value) == ["encoder.0.weight", "head.weight"]
+    assert [box.description for box in ex.toggles.children] == ["encoder.0.weight", "head.weight"]
+    ex.name_filter.value = "nothing-like-this"
+    assert _table_names(ex.detail.value) == [] and "no parameters match" in parse(ex.detail.value).text()
+    ex.name_filter.value = ""
+    net.head.bias.requires_grad = False
+    ex.trainable_only.value = True
+    assert _table_names(ex.detail.value) == ["encoder.0.weight", "encoder.0.bias", "head.weight"]
+
+
+def test_widgets_toggles_freeze_the_real_parameters():
+    net = Tiny()
+    ex = display.explore(net).explorer
+    assert len(net.trainable_params()) == 4
+    box = next(b for b in ex.toggles.children if b.description == "head.weight")
+    box.value = False
+    assert net.head.weight.requires_grad is False
+    assert [p.name for p in net.trainable_params()] == ["encoder.0.weight", "encoder.0.bias", "head.bias"]
+    assert "frozen" in parse(ex.detail.value).text()
+    ex.tree.value = "encoder"
+    ex.freeze_button.click()
+    assert [p.name for p in net.trainable_params()] == ["head.bias"]
+    assert all(not b.value for b in ex.toggles.children)
+    ex.unfreeze_button.click()
+    assert [p.name for p in net.trainable_params()] == ["encoder.0.weight", "encoder.0.bias", "head.bias"]
+
+
+def test_widgets_escape_user_strings():
+    net = Tiny()
+    net.head.weight.name = "<b>evil</b>"
+    ex = display.explore(net).explorer
+    ex.tree.value = "head"
+    assert "<b>evil</b>" not in ex.detail.value
+    assert "<b>evil</b>" in parse(ex.detail.value).text()
+    assert "<b>evil</b>" in [b.description for b in ex.toggles.children]  # a label: plain text
+
+
+def test_widgets_trace_slider_steps_through_the_events():
+    net = Tiny()
+    with ms.trace(net) as tr:
+        net(ms.Tensor(np.ones((1, 3), np.float32)))
+    n = len(tr.events)
+    ex = display.explore(tr).explorer
+    assert (ex.slider.min, ex.slider.max, ex.slider.value) == (0, n, n)
+    ex.slider.value = 3
+    assert "showing the first 3" in parse(ex.view.value).text()
+    assert ex.event is tr.events[2]
+    marked = [d for d in parse(ex.paths.value).find_all("div") if "title" in d.attrs and d.find_all("b")]
+    assert [d.attrs["title"] for d in marked] == [tr.events[2]["path"]] == ["encoder.0"]
+    assert "encoder.0" in parse(ex.current.value).text()
+    ex.slider.value = 0
+    assert "before the first event" in parse(ex.current.value).text()
+
+
+def test_widgets_fall_back_without_ipywidgets(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # `import ipywidgets` now raises ImportError
+    shown = display.explore(Tiny())
+    assert "ipywidgets is not installed" in shown.text()
+    assert "Dense" in assert_safe(shown.html()).text()
+
+
+def test_widgets_other_objects_get_the_static_view():
+    shown = display.explore(ms.Tensor([1.0, 2.0]))
+    assert "interactive view not available for Tensor" in shown.text()
