@@ -23,8 +23,9 @@ gradient transform records, and no event is emitted in GRAPH_MODE.  A cell
 whose inputs need no gradient (the first layer, fed with data) has a
 ``backward_pre`` event but no ``backward``: no gradient leaves it.
 
-The widget form (a slider stepping through the events) is later work; its
-seam is :meth:`Trace.to_html` with ``upto=``.
+The widget form, ``cellkit.display.explore(tr)``, is a slider stepping
+through the events (:mod:`cellkit.display.widgets`), drawn with
+:meth:`Trace.to_html` and ``upto=``.
 
 >>> import numpy as np
 >>> import cellkit as ms
