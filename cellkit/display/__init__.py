@@ -33,6 +33,7 @@ from .render import Display, mimebundle, register
 from .tensor_view import TensorView
 from .tree import CellTree
 from .trace import Trace, trace  # noqa: F401  (cellkit.display.trace(net): the hook trace)
+from .graph import Graph, cell_graph, trace_graph  # noqa: F401  (graph drawings: DOT source, SVG)
 
 __all__ = ["cell_tree", "parameter_table", "tensor_view", "mimebundle", "register", "explore", "Display"]
 

@@ -1,0 +1,189 @@
+"""cell_graph / trace_graph: DOT structure, escaping, the pure-Python SVG fallback, never raising."""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import cellkit as ms
+from cellkit import display, nn
+from cellkit.display import graph as graph_mod
+
+SVG = "{http://www.w3.org/2000/svg}"
+NASTY = '<script>alert("x")</script> \\ {a|b} "q"'
+
+
+def _net():
+    net = nn.SequentialCell(nn.Dense(3, 4), nn.SequentialCell(nn.ReLU(), nn.Dense(4, 2)), nn.Dense(2, 2))
+    return net
+
+
+def _boxes(svg):
+    root = ET.fromstring(svg)
+    return root, root.findall(f".//{SVG}rect[@class='box']")
+
+
+def _node_lines(source):
+    return [l for l in source.splitlines() if re.match(r'\s+"[^"]*" \[label=', l)]
+
+
+def _edge_lines(source, visible=True):
+    lines = [l for l in source.splitlines() if " -> " in l]
+    return [l for l in lines if "style=invis" not in l] if visible else lines
+
+
+def test_cell_graph_dot_matches_tree():
+    net = _net()
+    g = display.cell_graph(net)
+    n_cells = len(list(net.cells_and_names()))
+    assert len(g.nodes) == n_cells == len(_node_lines(g.source))
+    assert len(_edge_lines(g.source)) == n_cells - 1
+    assert g.source.startswith('digraph "cells" {') and g.source.rstrip().endswith("}")
+    assert g.dot() == g.source == str(g)
+    first = g.nodes[0].lines
+    assert first == ["SequentialCell", "32 params"]  # 16 + 10 + 6
+    assert g.nodes[1].lines[0] == "0: Dense"
+
+
+def test_cell_graph_marks_and_shared_cells():
+    shared = nn.Dense(2, 2)
+    net = nn.SequentialCell(shared, shared)
+    g = display.cell_graph(net)
+    assert len(g.nodes) == 2  # the shared Dense is drawn once
+    assert len(_edge_lines(g.source)) == 2 and "style=dashed" in g.source
+    assert g.nodes[0].lines[1] == "6 params"  # shared Parameters counted once
+    dense = nn.Dense(2, 2)
+    dense.register_forward_hook(lambda c, i, o: None)
+    dense.recompute()
+    lines = display.cell_graph(dense).nodes[0].lines
+    assert "forward hook ×1" in lines[-1] and "recompute" in lines[-1]
+
+
+def test_escaping_in_dot_and_svg():
+    net = nn.SequentialCell(nn.ReLU())
+    net._cells[NASTY] = type(NASTY, (nn.ReLU,), {})()
+    g = display.cell_graph(net)
+    line = _node_lines(g.source)[-1]
+    # in DOT: every quote and backslash inside the label is escaped
+    label = line.split("[label=", 1)[1]
+    assert re.fullmatch(r'"(?:[^"\\]|\\.)*"\];', label), label
+    assert '\\"x\\"' in line and "\\\\ " in line
+    svg = g.svg(engine="fallback")
+    assert "<script" not in svg and "&lt;script&gt;" in svg
+    root, boxes = _boxes(svg)  # parses as XML
+    texts = ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]
+    assert any(NASTY in t for t in texts)
+
+
+def test_fallback_svg_one_box_per_cell_and_no_overlap():
+    net = nn.SequentialCell(*[nn.SequentialCell(nn.Dense(2, 2), nn.ReLU()) for _ in range(4)])
+    g = display.cell_graph(net, engine="fallback")
+    svg = g.svg()
+    assert g.renderer == "fallback"
+    root, boxes = _boxes(svg)
+    assert len(boxes) == len(list(net.cells_and_names()))
+    assert len(root.findall(f".//{SVG}line")) == len(g.edges)
+    rects = [tuple(float(b.get(k)) for k in ("x", "y", "width", "height")) for b in boxes]
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            overlap = a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+            assert not overlap, (a, b)
+    assert "http" not in svg.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_mimebundle_keys_and_missing_dot(monkeypatch):
+    g = display.cell_graph(_net())
+    bundle = g._repr_mimebundle_()
+    assert set(bundle) == {"image/svg+xml", "text/plain"}
+    assert bundle["text/plain"] == g.source
+    ET.fromstring(bundle["image/svg+xml"])
+    assert g._repr_mimebundle_(include={"text/plain"}).keys() == {"text/plain"}
+
+
+def test_graphviz_path_and_executable_not_found(monkeypatch):
+    graphviz = pytest.importorskip("graphviz")
+    g = display.cell_graph(_net())
+
+    def missing(self, *a, **k):
+        raise graphviz.ExecutableNotFound(["dot"])
+
+    monkeypatch.setattr(graphviz.Source, "pipe", missing)
+    svg = g.svg()
+    assert g.renderer == "fallback" and "dot program was not found" in g.note
+    assert "dot program was not found" in svg
+    monkeypatch.setattr(graphviz.Source, "pipe", lambda self, *a, **k: "<svg>from dot</svg>")
+    assert g.svg() == "<svg>from dot</svg>" and g.renderer == "graphviz"
+    assert g.svg(engine="fallback") != "<svg>from dot</svg>"
+
+
+def test_graphviz_package_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "graphviz", None)  # import graphviz -> ImportError
+    g = display.cell_graph(_net())
+    bundle = g._repr_mimebundle_()
+    assert "image/svg+xml" in bundle and g.renderer == "fallback"
+    assert "not installed" in g.note
+
+
+def test_everything_fails_gives_dot_with_note(monkeypatch):
+    monkeypatch.setitem(sys.modules, "graphviz", None)
+
+    def broken(*a, **k):
+        raise RuntimeError("layout broke")
+
+    monkeypatch.setattr(graph_mod, "layered_svg", broken)
+    g = display.cell_graph(_net())
+    bundle = g._repr_mimebundle_()
+    assert set(bundle) == {"text/plain"}
+    first, rest = bundle["text/plain"].split("\n", 1)
+    assert first.startswith("# ") and "layout broke" in first and rest == g.source
+
+
+def test_broken_inputs_never_raise():
+    for g in (display.cell_graph(object()), display.trace_graph(object()), display.trace_graph({"events": []}),
+              display.cell_graph(nn.Dense(2, 2), max_nodes=0)):
+        b = g._repr_mimebundle_()
+        assert "text/plain" in b
+
+
+def test_max_nodes_counts_what_is_left_out():
+    net = nn.SequentialCell(*[nn.ReLU() for _ in range(10)])
+    g = display.cell_graph(net, max_nodes=4)
+    assert len(g.nodes) == 5 and "7 more cells" in g.nodes[-1].lines[0]
+
+
+def _traced():
+    net = nn.SequentialCell(nn.Dense(3, 4), nn.SequentialCell(nn.ReLU(), nn.Dense(4, 2)))
+    with ms.trace(net) as tr:
+        net(ms.Tensor(np.ones((5, 3), np.float32)))
+    return tr
+
+
+def test_trace_graph_calls_in_order_with_shapes():
+    tr = _traced()
+    g = display.trace_graph(tr)
+    assert [n.lines[0] for n in g.nodes] == ["SequentialCell", "0: Dense", "1: SequentialCell", "0: ReLU",
+                                             "1: Dense"]
+    forward = [e for e in g.edges if e[3] == "forward"]
+    assert [(e[2]) for e in forward] == ["(5, 4)", "(5, 4)"]
+    assert len(_node_lines(g.source)) == 5
+    assert "out (5, 2)" in g.nodes[0].lines
+    # the same from the exported data
+    assert display.trace_graph(tr.to_dict()).source == g.source
+    root, boxes = _boxes(g.svg(engine="fallback"))
+    assert len(boxes) == 5
+
+
+def test_trace_graph_escapes_class_names():
+    cls = type(NASTY, (nn.ReLU,), {})
+    net = nn.SequentialCell(cls())
+    with ms.trace(net) as tr:
+        net(ms.Tensor(np.ones((2,), np.float32)))
+    g = display.trace_graph(tr)
+    svg = g.svg(engine="fallback")
+    ET.fromstring(svg)
+    assert "<script" not in svg and '\\"x\\"' in g.source
+
+
+def test_public_api():
+    assert display.cell_graph is graph_mod.cell_graph and display.trace_graph is graph_mod.trace_graph
