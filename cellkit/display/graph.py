@@ -176,7 +176,6 @@ _CHAR_W = 6.6     # px per character at 11px sans-serif (a generous average)
 _LINE_H = 14
 _PAD_X, _PAD_Y = 8, 6
 _GAP_X, _GAP_Y = 18, 42
-_MAX_LEVELS_WIDTH = 32000
 
 
 def layered_svg(nodes, edges, note=None) -> str:
@@ -231,7 +230,6 @@ def layered_svg(nodes, edges, note=None) -> str:
     if note:
         width = max(width, len(note) * 6.2 + 24)
     height = y - _GAP_Y + 12
-    width = min(width, _MAX_LEVELS_WIDTH)
 
     def box(nid):
         w, h = size[nid]
