@@ -4,8 +4,11 @@ Every display here has three forms through IPython's display protocol
 (``_repr_mimebundle_``): ``text/plain`` (a readable tree or table for
 terminals and diffs) and static ``text/html`` that renders in JupyterLab,
 Notebook, VS Code, Colab and on GitHub / nbviewer without a kernel.  The
-interactive widget form is :func:`explore` (not built yet: it falls back
-to the static view).
+interactive widget form is :func:`explore` (ipywidgets: the tree beside a
+detail pane, filters and freeze toggles; a slider through a hook trace),
+which falls back to the static view when ipywidgets is missing.  Graphs
+(:func:`cell_graph`, :func:`trace_graph`) draw with Graphviz, or with a
+pure-Python layout when the ``dot`` program is absent.
 
 The runtime never imports this package: ``Cell._repr_mimebundle_`` and
 ``Tensor._repr_mimebundle_`` import it when a notebook asks, and hand the
@@ -82,12 +85,12 @@ def tensor_view(tensor, bins=16, rows=8, cols=8) -> Display:
 def explore(obj, **options):
     """The interactive (ipywidgets) view of ``obj``, where one exists.
 
-    The widget form plugs in as ``cellkit.display.widgets.explore``; until
-    it exists (or when ipywidgets is missing) the static display is
-    returned with a note, so a notebook cell never fails.
+    The widget form lives in ``cellkit.display.widgets``; when it cannot be
+    used (ipywidgets missing) the static display is returned with a note, so
+    a notebook cell never fails.
     """
     try:
-        from .widgets import explore as _explore  # the widget layer, added later
+        from .widgets import explore as _explore  # the widget layer (needs ipywidgets only when called)
     except ImportError:
         part = render.render(obj, **options)
         if part is None:
