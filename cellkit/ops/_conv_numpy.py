@@ -59,30 +59,31 @@ def forward(Xp, W, stride, dilation, groups, ho, wo):
     return out, cols
 
 
-def _grad_matrix(g):
-    """(N, O, Ho, Wo) -> (O, N*Ho*Wo), the layout of the forward product."""
+def grad_matrix(g):
+    """(N, O, Ho, Wo) -> (O, N*Ho*Wo), the layout of the forward product.
+
+    Both gradients start from it: compute it once and pass it to each.
+    """
     n, o, ho, wo = g.shape
     return np.ascontiguousarray(g.transpose(1, 0, 2, 3)).reshape(o, n * ho * wo)
 
 
-def backward_weight(g, cols, W_shape, groups):
-    """Gradient with respect to the weight: ``g @ cols.T`` per group."""
+def backward_weight(g_mat, cols, W_shape, groups):
+    """Gradient with respect to the weight: ``g @ cols.T`` per group (``g_mat`` from :func:`grad_matrix`)."""
     o = W_shape[0]
     og = o // groups
-    g_mat = _grad_matrix(g)
     parts = [g_mat[group * og:(group + 1) * og] @ cols[group].T for group in range(groups)]
     dw = parts[0] if groups == 1 else np.concatenate(parts, axis=0)
     return dw.reshape(W_shape)
 
 
-def backward_input(g, W, padded_shape, pads, stride, dilation, groups):
+def backward_input(g_mat, out_hw, W, padded_shape, pads, stride, dilation, groups):
     """Gradient with respect to the (unpadded) input: ``W.T @ g`` then col2im."""
     n, c, hp, wp = padded_shape
     o, cg, kh, kw = W.shape
     og = o // groups
-    ho, wo = g.shape[2], g.shape[3]
-    g_mat = _grad_matrix(g)
-    dXc = np.zeros((c, n, hp, wp), dtype=g.dtype)
+    ho, wo = out_hw
+    dXc = np.zeros((c, n, hp, wp), dtype=g_mat.dtype)
     for group in range(groups):
         w_mat = W[group * og:(group + 1) * og].reshape(og, cg * kh * kw)
         dcols = (w_mat.T @ g_mat[group * og:(group + 1) * og]).reshape(cg, kh, kw, n, ho, wo)

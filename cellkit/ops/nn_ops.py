@@ -241,14 +241,15 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
 
     def backward(g):
         gx = gw = gb = None
+        g_mat = _conv_numpy.grad_matrix(g) if fast else None
         if xt._node is not None:
             if fast:
-                gx = _conv_numpy.backward_input(g, W, padded_shape, pads, stride, dilation, groups)
+                gx = _conv_numpy.backward_input(g_mat, g.shape[2:], W, padded_shape, pads, stride, dilation, groups)
             else:
                 gx = _conv_backward_input(g, W, padded_shape, pads, stride, dilation, groups)
         if wt._node is not None:
             if fast:
-                gw = _conv_numpy.backward_weight(g, cols, W.shape, groups)
+                gw = _conv_numpy.backward_weight(g_mat, cols, W.shape, groups)
             else:
                 gw = _conv_backward_weight(g, Xp, W.shape, stride, dilation, groups)
         if bt is not None and bt._node is not None:
