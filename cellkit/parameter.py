@@ -631,6 +631,7 @@ class Parameter(Tensor):
         twin._inited_param = None
         twin._pipeline_stage_list = []
         twin.__dict__.pop("layout", None)
+        twin.__dict__.pop("_last_grad", None)  # a clone has no gradient history
         return twin
 
     def copy(self):
@@ -656,6 +657,7 @@ class Parameter(Tensor):
         host = None if self._data is None else self.asnumpy()
         state = dict(self.__dict__)
         state.pop("_inited_param", None)
+        state.pop("_last_grad", None)  # the latest gradient is transient, not part of the Parameter
         return (_rebuild_parameter, (host, self._lazy, state))
 
     # ---------------------------------------------------------- parallel & PS

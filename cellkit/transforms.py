@@ -117,7 +117,14 @@ class _Run:
         return tuple(self._grad_for(leaf._node, leaf) for leaf in self.input_leaves)
 
     def weight_grads(self):
-        return tuple(self._grad_for(node, w) for node, w in zip(self.weight_nodes, self.weights))
+        grads = tuple(self._grad_for(node, w) for node, w in zip(self.weight_nodes, self.weights))
+        for w, g in zip(self.weights, grads):
+            # Each Parameter keeps its latest gradient (a reference, like PyTorch's ``.grad``),
+            # replaced by the next one, so displays can show gradient norms.  Plain Tensors
+            # (no ``__dict__``) are left alone.
+            if hasattr(w, "__dict__"):
+                w.__dict__["_last_grad"] = g
+        return grads
 
     def _grad_for(self, node, like):
         """The gradient reaching ``node``: zeros if none did, cast to ``like``'s dtype."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import backend as _backend
 from ..parameter import Parameter
 from ..tensor import Tensor
 from . import charts, render, stats
@@ -29,13 +30,23 @@ __all__ = ["TensorView", "grad_norm_of"]
 
 
 def grad_norm_of(param):
-    """The recorded gradient norm of ``param`` (``param._last_grad_norm``) as a float, or None.
+    """The norm of ``param``'s latest gradient as a float, or None if none was recorded.
 
-    Anything that computes gradients may set it; displays only read it.
+    Gradient transforms leave each Parameter's latest gradient in
+    ``param._last_grad``; its norm is computed here, on the device, only when
+    a display asks.  Anything may instead set ``param._last_grad_norm``.
     """
     value = getattr(param, "_last_grad_norm", None)
     if value is None:
-        return None
+        grad = getattr(param, "_last_grad", None)
+        if not isinstance(grad, Tensor):
+            return None
+        try:
+            xp = _backend.current().xp
+            data = grad._data
+            value = _backend.current().to_host(xp.sqrt(xp.sum(data * data)))
+        except Exception:  # noqa: BLE001 -- an odd value is shown as missing, not raised
+            return None
     try:
         if isinstance(value, Tensor):
             value = value.asnumpy()

@@ -152,3 +152,19 @@ def test_params_text_twin_lists_every_shown_row():
     assert lines[0].split()[:4] == ["#", "name", "shape", "dtype"]
     assert [line.split()[1] for line in lines[1:6]] == ["scale", "first.weight", "first.bias", "second.weight",
                                                         "second.bias"]
+
+
+def test_params_show_the_norm_of_the_latest_gradient_from_a_transform():
+    import cellkit as ms
+    from cellkit import nn, ops
+    from cellkit.display.tensor_view import grad_norm_of
+
+    net = nn.Dense(3, 2)
+    assert grad_norm_of(net.weight) is None  # nothing recorded yet
+    x = ms.Tensor(np.ones((4, 3), np.float32))
+    grads = ms.grad(lambda t: net(t).sum(), grad_position=None, weights=net.trainable_params())(x)
+    expected = float(np.linalg.norm(grads[0].asnumpy()))
+    assert grad_norm_of(net.weight) == pytest.approx(expected, rel=1e-6)
+    assert "_last_grad" not in net.weight.clone().__dict__
+    table_text = str(display.parameter_table(net).text())
+    assert f"{expected:.4g}" in table_text
