@@ -87,11 +87,14 @@ def explore(obj, **options):
 
     The widget form lives in ``cellkit.display.widgets``; when it cannot be
     used (ipywidgets missing) the static display is returned with a note, so
-    a notebook cell never fails.
+    a notebook cell never fails.  ``explore(net, trace=tr)`` adds each
+    cell's last recorded inputs, output and gradients from the hook trace
+    ``tr`` to the detail pane.
     """
     try:
         from .widgets import explore as _explore  # the widget layer (needs ipywidgets only when called)
     except ImportError:
+        options.pop("trace", None)  # only the widget form uses it
         part = render.render(obj, **options)
         if part is None:
             return Display(render.TextPart(render.safe_repr(obj), "no display for this type"), obj)

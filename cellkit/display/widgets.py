@@ -6,6 +6,12 @@ parameter table.  The table filters by a name box and a trainable-only
 checkbox, and a checkbox per parameter sets ``requires_grad`` on the real
 Parameter -- freezing a layer changes ``net.trainable_params()`` at once.
 
+``explore(net, trace=tr)`` (``tr`` a :func:`cellkit.trace` of ``net``) adds
+to the detail pane the selected cell's last recorded call: its forward
+inputs and output, and its last backward ``grad_output`` / ``grad_input``
+(shape, dtype, norm, min/max, NaN/Inf counts, values of tiny tensors).
+Cells are matched to the trace's events by path.
+
 ``explore(trace)`` (a :func:`cellkit.trace` result) gives a slider that
 steps through the events, drawing the first *n* with
 :meth:`~cellkit.display.trace.Trace.to_html` and highlighting the cell path
@@ -53,8 +59,12 @@ def _static(obj, note, **options):
     return Display(_Noted(part, note), obj)
 
 
-def explore(obj, **options):
+def explore(obj, trace=None, **options):
     """The interactive view of ``obj``: a Cell or a Trace; anything else gets its static view and a note.
+
+    ``trace`` (a :class:`~cellkit.display.trace.Trace` recorded on ``obj``,
+    for a Cell) makes the detail pane show each cell's last recorded inputs,
+    output and gradients.
 
     The returned ipywidgets box carries its controller as ``.explorer``
     (a :class:`CellExplorer` or :class:`TraceExplorer`), whose attributes are
@@ -67,8 +77,10 @@ def explore(obj, **options):
     from .trace import Trace
 
     try:
+        if trace is not None and not isinstance(trace, Trace):
+            raise TypeError(f"'trace' must be a cellkit trace, but got {type(trace).__name__}")
         if isinstance(obj, Cell):
-            return CellExplorer(obj, w).widget
+            return CellExplorer(obj, w, trace=trace).widget
         if isinstance(obj, Trace):
             return TraceExplorer(obj, w).widget
     except Exception as exc:  # noqa: BLE001 -- a display never raises
@@ -103,10 +115,13 @@ class CellExplorer:
         The selected cell's summary and parameter table.
     widget : ipywidgets.HBox
         The whole layout (what :func:`explore` returns).
+    trace : Trace or None
+        Where the detail pane's recorded inputs/outputs/gradients come from.
     """
 
-    def __init__(self, net, w):
+    def __init__(self, net, w, trace=None):
         self.net = net
+        self.trace = trace
         self.cells = dict(list(net.cells_and_names())[:MAX_TREE_ROWS])
         self._checkbox_params = {}
         self._syncing = False
@@ -234,7 +249,91 @@ class CellExplorer:
         else:
             parts.append(el("div", "no parameters match" if self.cell_params() else "this cell holds no parameters",
                             style="opacity:0.7;font-style:italic"))
+        parts.append(self.calls_html(path))
         return el("div", parts, style=f"{SANS};font-size:13px")
+
+    def last_call(self, path=None):
+        """The trace's last recorded events of the cell at ``path`` (default: the selected one).
+
+        A dict with the keys ``forward_pre``, ``forward``, ``backward_pre`` and
+        ``backward`` (each an event record or None): the last forward call's
+        two events, and the last backward pass's two events.
+        """
+        path = (self.tree.value or "") if path is None else path
+        found = dict.fromkeys(("forward_pre", "forward", "backward_pre", "backward"))
+        if self.trace is None:
+            return found
+        events = [e for e in self.trace.events if e.get("path") == path]
+        for pre, post in (("forward_pre", "forward"), ("backward_pre", "backward")):
+            last_pre = next((e for e in reversed(events) if e.get("kind") == pre), None)
+            if last_pre is None:  # a call that began before the trace: only its end was seen
+                found[post] = next((e for e in reversed(events) if e.get("kind") == post), None)
+                continue
+            found[pre] = last_pre
+            found[post] = next((e for e in events if e.get("kind") == post and e.get("call") == last_pre.get("call")
+                                and e.get("index", 0) > last_pre.get("index", 0)), None)
+        return found
+
+    def calls_html(self, path):
+        """The "last recorded call" section of the detail pane."""
+        title = el("div", "last recorded call", style="font-weight:600;margin:6px 0 2px 0")
+        found = self.last_call(path)
+        if not any(found.values()):
+            note = el("div", "no recorded call for this cell — run it inside ",
+                      el("code", "cellkit.trace(net)", style=MONO), " and pass the trace: ",
+                      el("code", "explore(net, trace=tr)", style=MONO), style="opacity:0.7;font-style:italic")
+            return el("div", title, note)
+        rows = []
+        for kind, heading, role in (("forward_pre", "forward inputs", "inputs"), ("forward", "forward output", "output"),
+                                    ("backward_pre", "backward grad_output", "grad_output"),
+                                    ("backward", "backward grad_input", "grad_input")):
+            event = found[kind]
+            if event is None:
+                if kind == "backward" and found["backward_pre"] is not None:
+                    missing = "none: no gradient leaves this cell (its inputs need none)"
+                elif kind.startswith("backward") and found["forward_pre"] is not None and found["backward_pre"] is None:
+                    missing = "not recorded (no gradient pass reached this cell in the trace)"
+                else:
+                    missing = "not recorded"
+                rows.append(el("div", el("b", heading), ": ", el("span", missing, style="opacity:0.7;font-style:italic"),
+                               title=role))
+                continue
+            tensors = [t for t in event.get("tensors", []) if t.get("role") == role]
+            head = el("div", el("b", heading), el("span", f"#{event.get('index', '?')}", style=badge()),
+                      title=role)
+            items = [el("li", _tensor_line(t)) for t in tensors] or [el("li", "(nothing)", style="opacity:0.7")]
+            rows.append(el("div", head, el("ul", items, style="margin:1px 0 4px 0;padding-left:1.4em")))
+        return el("div", title, rows)
+
+
+def _tensor_line(t):
+    """One tensor summary of a trace event as HTML: name, shape, dtype, statistics, NaN/Inf flags, values."""
+    from .trace import format_number, format_values
+
+    name = t.get("role", "?") + (f"[{t['index']}]" if t.get("index", "") != "" else "")
+    if t.get("omitted"):
+        return el("span", f"… {t['omitted']} more", style="opacity:0.7")
+    if t.get("none"):
+        return [el("span", name, style=MONO), ": None"]
+    if "repr" in t:
+        return [el("span", name, style=MONO), f": {t.get('type', '')} ", el("span", t["repr"], style=MONO)]
+    parts = [el("span", name, style=MONO), ": ",
+             el("span", str(list(t.get("shape", []))), style=MONO,
+                title="shape"),
+             " ", el("span", t.get("dtype", "?"), style=MONO, title="dtype")]
+    if "norm" in t:
+        parts += [" norm=", el("span", format_number(t["norm"]), title="norm")]
+        if t.get("min") is not None:
+            parts += [" min=", el("span", format_number(t["min"]), title="min"),
+                      " max=", el("span", format_number(t["max"]), title="max")]
+        if t.get("nan"):
+            parts.append(el("span", f"NaN × {t['nan']}", style=badge("error")))
+        if t.get("inf"):
+            parts.append(el("span", f"Inf × {t['inf']}", style=badge("error")))
+    values = format_values(t) if "shape" in t and "dtype" in t else ""
+    if values:
+        parts += [" ", el("span", values, style=MONO, title="values")]
+    return parts
 
 
 # ---------------------------------------------------------------------------- traces

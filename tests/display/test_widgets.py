@@ -129,3 +129,96 @@ def test_widgets_fall_back_without_ipywidgets(monkeypatch):
 def test_widgets_other_objects_get_the_static_view():
     shown = display.explore(ms.Tensor([1.0, 2.0]))
     assert "interactive view not available for Tensor" in shown.text()
+
+
+# ---------------------------------------------------------------- recorded inputs / outputs (explore(net, trace=tr))
+def _section(markup, role):
+    """The text of the detail pane's 'last recorded call' entry for ``role`` (the <div title=role> and its list)."""
+    root = assert_safe(markup)
+    heads = [d for d in root.find_all("div") if d.attrs.get("title") == role]
+    assert len(heads) == 1, role
+    block = heads[0].parent
+    return block.text()
+
+
+def _field(markup, role, field):
+    root = assert_safe(markup)
+    heads = [d for d in root.find_all("div") if d.attrs.get("title") == role]
+    assert len(heads) == 1, role
+    return [s.text() for s in heads[0].parent.find_all("span") if s.attrs.get("title") == field]
+
+
+def test_widgets_explore_with_trace_shows_last_inputs_outputs_and_gradients():
+    from cellkit import ops
+
+    net = Tiny()
+    x = ms.Tensor(np.ones((1, 3), np.float32))
+    with ms.trace(net) as tr:
+        grads = ops.GradOperation(get_all=True)(net)(x)
+    ex = display.explore(net, trace=tr).explorer
+    ex.tree.value = "head"
+    markup = ex.detail.value
+    assert "last recorded call" in parse(markup).text()
+    assert _field(markup, "inputs", "shape") == ["[1, 4]"]
+    assert _field(markup, "output", "shape") == ["[1, 2]"]
+    assert _field(markup, "grad_output", "shape") == ["[1, 2]"]
+    assert _field(markup, "grad_input", "shape") == ["[1, 4]"]
+    assert _field(markup, "inputs", "dtype") == ["Float32"]
+    assert _field(markup, "grad_output", "values") == ["[[1. 1.]]"]  # GradOperation's sensitivity: ones
+    assert _field(markup, "grad_output", "norm") == ["1.414"]
+    # the first layer: its input is x, and its grad_input is the gradient GradOperation returned
+    ex.tree.value = "encoder.0"
+    markup = ex.detail.value
+    assert _field(markup, "inputs", "shape") == ["[1, 3]"] and _field(markup, "inputs", "values") == ["[[1. 1. 1.]]"]
+    assert _field(markup, "output", "shape") == ["[1, 4]"]
+    expected = grads[0].asnumpy().reshape(-1)
+    shown = _field(markup, "grad_input", "values")[0].strip("[]").split()
+    np.testing.assert_allclose([float(v) for v in shown], expected, rtol=1e-3, atol=1e-4)
+    assert float(_field(markup, "grad_input", "min")[0]) == pytest.approx(expected.min(), rel=1e-3)
+    assert float(_field(markup, "grad_input", "max")[0]) == pytest.approx(expected.max(), rel=1e-3)
+    # the events really are the last ones recorded for the cell
+    last_backward = [e for e in tr.events if e["path"] == "encoder.0" and e["kind"] == "backward"][-1]
+    assert f"#{last_backward['index']}" in _section(markup, "grad_input")
+
+
+def test_widgets_explore_trace_uses_the_last_call_and_flags_nan():
+    net = Tiny()
+    with ms.trace(net) as tr:
+        net(ms.Tensor(np.ones((2, 3), np.float32)))
+        net(ms.Tensor(np.full((5, 3), np.nan, np.float32)))
+    ex = display.explore(net, trace=tr).explorer
+    ex.tree.value = "head"
+    markup = ex.detail.value
+    assert _field(markup, "inputs", "shape") == ["[5, 4]"] and _field(markup, "output", "shape") == ["[5, 2]"]
+    assert "NaN × 10" in _section(markup, "output")
+    assert "not recorded" in _section(markup, "grad_output")  # forward only: no gradient pass in this trace
+
+
+def test_widgets_explore_without_a_recorded_call_says_so():
+    net = Tiny()
+    text = parse(display.explore(net).explorer.detail.value).text()
+    assert "no recorded call for this cell" in text and "cellkit.trace(net)" in text
+    with ms.trace(net.head) as tr:  # only the head was traced: its path there is '' (the root)
+        net.head(ms.Tensor(np.ones((1, 4), np.float32)))
+    ex = display.explore(net, trace=tr).explorer
+    ex.tree.value = "encoder.0"
+    assert "no recorded call for this cell" in parse(ex.detail.value).text()
+    assert display.explore(tr).explorer.slider.max == len(tr.events)  # explore(trace) is still the slider
+
+
+def test_widgets_explore_trace_escapes_a_hostile_cell_name():
+    from cellkit import ops
+
+    evil = "<img src=x onerror=alert(1)>"
+    net = Tiny()
+    net.insert_child_to_cell(evil, nn.ReLU())
+    net.construct = lambda x: getattr(net, evil)(net.head(net.encoder(x)))
+    with ms.trace(net) as tr:
+        ops.GradOperation(get_all=True)(net)(ms.Tensor(np.ones((1, 3), np.float32)))
+    assert evil in {e["path"] for e in tr.events}
+    ex = display.explore(net, trace=tr).explorer
+    ex.tree.value = evil
+    markup = ex.detail.value
+    assert "<img" not in markup
+    assert evil in assert_safe(markup).text()
+    assert _field(markup, "output", "shape") == ["[1, 2]"] and _field(markup, "grad_input", "shape") == ["[1, 2]"]
