@@ -192,17 +192,41 @@ def backpropagate(seeds):
         ``{id(leaf): gradient array}`` for every :class:`Leaf` reached.
     """
     grads = {}
+    leaf_grads = {}
+    _sweeps.append(leaf_grads)
+    try:
+        _sweep(seeds, grads, leaf_grads)
+    finally:
+        _sweeps.pop()
+    return leaf_grads
+
+
+# The leaf-gradient dicts of the sweeps running now (a recompute replay runs a sweep inside a sweep).
+_sweeps = []
+
+
+def add_leaf_gradient(key, grad):
+    """Add ``grad`` to leaf ``key`` (``id(leaf)``) in the sweep that is running.
+
+    A recompute replay sweeps its own fresh tape; a leaf it reaches but does
+    not own (a weight it was not told about) is handed on to the outer sweep.
+    """
+    target = _sweeps[-1]
+    target[key] = grad if key not in target else target[key] + grad
+
+
+def _sweep(seeds, grads, leaf_grads):
     for node, g in seeds:
         key = id(node)
         grads[key] = g if key not in grads else grads[key] + g
     order = _topological_order([node for node, _ in seeds])
-    leaf_grads = {}
     for node in reversed(order):
         g = grads.pop(id(node), None)
         if g is None:
             continue
         if node.backward is None:  # a Leaf
-            leaf_grads[id(node)] = g
+            key = id(node)
+            leaf_grads[key] = g if key not in leaf_grads else leaf_grads[key] + g
             continue
         input_grads = node.backward(g)
         for parent, pg in zip(node.inputs, input_grads):
@@ -211,4 +235,3 @@ def backpropagate(seeds):
             key = id(parent)
             previous = grads.get(key)
             grads[key] = pg if previous is None else previous + pg
-    return leaf_grads

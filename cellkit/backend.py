@@ -22,6 +22,8 @@ import warnings
 
 import numpy as np
 
+from . import seed as _seed
+
 __all__ = ["Backend", "current", "use", "select", "to_host", "from_host", "BackendUnavailable"]
 
 
@@ -120,11 +122,11 @@ class Backend:
 
         Drawing on the host keeps ``set_seed`` reproducible on every backend.
         """
-        host = generator.random(size=tuple(shape)).astype(_host_dtype(dtype) or np.float32)
+        host = _seed.draw(generator, "random", tuple(shape)).astype(_host_dtype(dtype) or np.float32)
         return self.from_host(host)
 
     def random_normal(self, generator, shape, dtype):
-        host = generator.standard_normal(size=tuple(shape)).astype(_host_dtype(dtype) or np.float32)
+        host = _seed.draw(generator, "standard_normal", tuple(shape)).astype(_host_dtype(dtype) or np.float32)
         return self.from_host(host)
 
 

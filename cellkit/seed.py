@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["set_seed", "get_seed", "generator"]
+__all__ = ["set_seed", "get_seed", "generator", "draw", "DrawLog"]
 
 _seed = None
 _generator = np.random.default_rng()
@@ -49,3 +49,86 @@ def get_seed():
 def generator() -> np.random.Generator:
     """The shared host random generator."""
     return _generator
+
+
+# ---------------------------------------------------------------- replaying draws
+# Recompute runs a Cell's forward twice: once for real, once in backward to
+# rebuild what it threw away.  Dropout inside must draw the *same* mask both
+# times, and the replay must not move any generator forward (later draws would
+# change).  Every random draw of the ops goes through :func:`draw`; while a
+# :class:`DrawLog` records, it notes each generator's state before the draw;
+# while one replays, each draw is made from the noted state and the
+# generator's own state is put back afterwards.
+_logs = []  # the DrawLogs in use, innermost last
+
+
+class DrawLog:
+    """The random draws made inside one recomputed region, in order.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> log = DrawLog()
+    >>> with log.recording():
+    ...     first = draw(rng, "random", (3,))
+    >>> with log.replaying():
+    ...     again = draw(rng, "random", (3,))
+    >>> bool((first == again).all()), bool((draw(rng, "random", (3,)) != first).all())
+    (True, True)
+    """
+
+    __slots__ = ("entries", "cursor", "mode")
+
+    def __init__(self):
+        self.entries = []   # (generator, state before the draw)
+        self.cursor = 0
+        self.mode = None    # 'record' or 'replay' while in use
+
+    def recording(self):
+        return _UsingLog(self, "record")
+
+    def replaying(self):
+        return _UsingLog(self, "replay")
+
+
+class _UsingLog:
+    def __init__(self, log, mode):
+        self.log, self.mode = log, mode
+
+    def __enter__(self):
+        self.log.mode, self.log.cursor = self.mode, 0
+        _logs.append(self.log)
+        return self.log
+
+    def __exit__(self, *exc):
+        _logs.remove(self.log)
+        self.log.mode = None
+        return False
+
+
+def draw(generator, method, shape):
+    """``getattr(generator, method)(size=shape)``, recorded or replayed when a DrawLog is in use."""
+    if not _logs:  # the usual case
+        return getattr(generator, method)(size=shape)
+    replay = next((log for log in reversed(_logs) if log.mode == "replay"), None)
+    if replay is None:  # a live draw: note the state, then let the generator move on
+        state = generator.bit_generator.state
+        for log in _logs:
+            log.entries.append((generator, state))
+        return getattr(generator, method)(size=shape)
+    # The innermost replay supplies the state; regions recording inside it note the same draw.
+    if replay.cursor >= len(replay.entries):
+        raise RuntimeError(
+            "recompute: the replayed forward made more random draws than the first one "
+            f"({len(replay.entries)}); construct must draw the same way each time"
+        )
+    gen, state = replay.entries[replay.cursor]
+    replay.cursor += 1
+    for log in _logs:
+        if log.mode == "record":
+            log.entries.append((gen, state))
+    current = gen.bit_generator.state
+    gen.bit_generator.state = state
+    try:
+        return getattr(gen, method)(size=shape)
+    finally:
+        gen.bit_generator.state = current

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from .. import autograd as _ag
 from .. import backend as _backend
+from .. import recompute as _rc
 from ..tensor import Tensor
 from . import observers as _obs
 from .hooks import HookRegistry, RemovableHandle, TapeGate, check_hook
@@ -101,14 +102,23 @@ class HookMixin:
     def _run_with_hooks(self, args, kwargs):
         observers = self._observers  # () unless a tool (cellkit.trace) watches this Cell
         call = None
-        if observers:
+        replay_flags = record_flags = None
+        if _rc._regions:  # inside a recomputed region: see cellkit.recompute for the replay rules
+            call, replay_flags, record_flags = _rc.enter_cell_call(
+                _obs.new_call_id if observers else _no_call_id)
+        elif observers:
             call = _obs.new_call_id()
+        if observers and replay_flags is None:
             _obs.emit(observers, "forward_pre", self, {"call": call, "inputs": args})
         for hook in list(self._forward_pre_hooks.values()):
+            if replay_flags is not None and not replay_flags.pop(0):
+                continue  # it ran in the first run and changed nothing
             if observers:
                 result = _obs.call_hook(observers, self, call, "forward_pre", hook, (self, args))
             else:
                 result = hook(self, args)
+            if record_flags is not None:
+                record_flags.append(result is not None)
             if result is not None:
                 args = _as_tuple(result)
         recording = _ag._depth > 0
@@ -123,13 +133,17 @@ class HookMixin:
             output = self._run_recomputed(args, kwargs)
         else:
             output = self.construct(*args, **kwargs)
-        if observers:
+        if observers and replay_flags is None:
             _obs.emit(observers, "forward", self, {"call": call, "inputs": args, "output": output})
         for hook in list(self._forward_hooks.values()):
+            if replay_flags is not None and not replay_flags.pop(0):
+                continue
             if observers:
                 result = _obs.call_hook(observers, self, call, "forward", hook, (self, args, output))
             else:
                 result = hook(self, args, output)
+            if record_flags is not None:
+                record_flags.append(result is not None)
             if result is not None:
                 output = result
         if gate_state is not None:
@@ -137,8 +151,21 @@ class HookMixin:
         return output
 
     def _run_recomputed(self, args, kwargs):
-        """Recompute support plugs in here (see the recompute issue); until then run normally."""
-        return self.construct(*args, **kwargs)
+        """Run ``construct`` as a recomputed region (see :mod:`cellkit.recompute`).
+
+        Only the inputs are kept in forward; backward runs ``construct``
+        again, recording, and sweeps the fresh tape.  The Cell's own forward
+        hooks ran once around this call.  Inside the region, a child's forward
+        hook is called again during the replay only if it replaced its
+        Cell's inputs or output in the first run (so the replacement is
+        rebuilt on the tape); backward hooks run once, during the replay's
+        sweep; dropout draws the same mask; BatchNorm updates its running
+        statistics once.
+        """
+        def run(*inputs):
+            return self.construct(*inputs, **kwargs)
+
+        return _rc.checkpoint(run, args, self.get_parameters(), label=type(self).__name__)
 
     def _gate_inputs(self, args, gate_state):
         observers = self._observers
@@ -222,6 +249,10 @@ class HookMixin:
             return tuple(result)
 
         return _ag.attach(output._data, "CustomBprop", backward, *tensor_inputs)
+
+
+def _no_call_id():
+    return None
 
 
 def _fit_gradient(grad, like):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numbers
 
 from .. import autograd as _ag
+from .. import recompute as _rc
 from ..tensor import Tensor
 from ._core import attach, float_array, normalize_axis, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
@@ -105,8 +106,9 @@ def _batch_norm(input_x, running_mean, running_var, weight, bias, training, mome
         mean = x.mean(X, axis=axes)
         centered = X - x.reshape(mean, bshape)
         var = x.mean(centered * centered, axis=axes)
-        _update_running(rm_t, mean, momentum)
-        _update_running(rv_t, var * (count / (count - 1)), momentum)
+        if not (_rc._regions and _rc.replaying()):  # a recompute replay must not count the batch twice
+            _update_running(rm_t, mean, momentum)
+            _update_running(rv_t, var * (count / (count - 1)), momentum)
     else:
         mean = _as_dtype(rm_t._data, X.dtype)
         var = _as_dtype(rv_t._data, X.dtype)

@@ -17,6 +17,9 @@ Prim[MatMul]<transpose_a=False, transpose_b=True>
 """
 from __future__ import annotations
 
+from .. import autograd as _ag
+from .. import recompute as _rc
+
 __all__ = ["Primitive", "PrimitiveWithInfer", "prim_attr_register"]
 
 
@@ -50,10 +53,26 @@ class Primitive:
         return self
 
     def recompute(self, mode=True):
-        """Mark the op for recomputation in backward (honoured by Cell.recompute)."""
+        """Choose, for this op alone, whether its activations are recomputed in backward.
+
+        ``recompute(True)`` makes each call a recomputed region of one op
+        (useful when a Cell holds a single op: a Cell's output op is never
+        recomputed).  ``recompute(False)`` inside a recomputed Cell keeps this
+        op's activations instead: its forward runs once and the replay reuses
+        its output.  The op's setting wins over the Cell's, as in MindSpore.
+        Returns the Primitive.
+
+        >>> from cellkit import ops
+        >>> ops.ReLU().recompute()
+        Prim[ReLU]
+        """
         if not isinstance(mode, bool):
             raise TypeError(f"For 'recompute', 'mode' must be a bool, but got {type(mode).__name__}")
         self._recompute = mode
+        cls = type(self)
+        if not getattr(cls, "_recompute_variant", False):
+            # Only marked instances pay for the check: they move to a subclass whose __call__ asks.
+            self.__class__ = _recompute_variant(cls)
         return self
 
     def shard(self, in_strategy=None, out_strategy=None):
@@ -75,6 +94,27 @@ class Primitive:
 
 
 PrimitiveWithInfer = Primitive
+
+_variants = {}
+
+
+def _recompute_variant(cls):
+    """``cls`` with a ``__call__`` that honours the instance's recompute setting."""
+    variant = _variants.get(cls)
+    if variant is None:
+        plain_call = cls.__call__
+
+        def __call__(self, *args):
+            if self._recompute is False and _rc._regions:
+                return _rc.keep(lambda *a: plain_call(self, *a), args, self.name)
+            if self._recompute is True and _ag._depth > 0 and not _rc._regions:
+                return _rc.checkpoint(lambda *a: plain_call(self, *a), args, label=self.name)
+            return plain_call(self, *args)
+
+        variant = type(cls.__name__, (cls,), {"__call__": __call__, "_recompute_variant": True,
+                                               "__module__": cls.__module__, "__doc__": cls.__doc__})
+        _variants[cls] = variant
+    return variant
 
 
 def prim_attr_register(init):
