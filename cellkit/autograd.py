@@ -30,6 +30,9 @@ __all__ = ["Node", "Leaf", "is_recording", "attach", "backpropagate", "unbroadca
 # How many gradient transforms are running right now (they may nest).
 _depth = 0
 
+# Set by cellkit.memory.profile while it measures (saved arrays, gradients); None otherwise.
+_probe = None
+
 
 def is_recording() -> bool:
     """True while a gradient transform is running its function."""
@@ -56,6 +59,8 @@ class Node:
         self.op = op
         self.backward = backward
         self.inputs = inputs
+        if _probe is not None:  # cellkit.memory is measuring: note what this node keeps alive
+            _probe.node(self)
 
     def __repr__(self):
         return f"<Node {self.op}>"
@@ -228,10 +233,18 @@ def _sweep(seeds, grads, leaf_grads):
             key = id(node)
             leaf_grads[key] = g if key not in leaf_grads else leaf_grads[key] + g
             continue
-        input_grads = node.backward(g)
+        if _probe is None:
+            input_grads = node.backward(g)
+        else:
+            input_grads = _probe.run_backward(node, g)
         for parent, pg in zip(node.inputs, input_grads):
             if parent is None or pg is None:
                 continue
             key = id(parent)
             previous = grads.get(key)
-            grads[key] = pg if previous is None else previous + pg
+            if previous is None:
+                grads[key] = pg
+            else:
+                grads[key] = previous + pg
+                if _probe is not None:
+                    _probe.array(grads[key], "gradient")

@@ -123,9 +123,12 @@ class HookMixin:
                 args = _as_tuple(result)
         recording = _ag._depth > 0
         gate_state = None
-        if recording and (self._backward_hooks or self._backward_pre_hooks or observers):
+        # Gates on the tape only for backward hooks and for observers that want backward events
+        # (a memory probe does not: a gate would keep gradients alive and change what it measures).
+        watch_backward = observers and any(getattr(o, "wants_backward", True) for o in observers)
+        if recording and (self._backward_hooks or self._backward_pre_hooks or watch_backward):
             gate_state = {"grad_output": None, "call": call}
-            if self._backward_hooks or observers:
+            if self._backward_hooks or watch_backward:
                 args = self._gate_inputs(args, gate_state)
         if recording and self._has_custom_bprop():
             output = self._run_custom_bprop(args, kwargs)

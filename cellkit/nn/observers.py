@@ -23,6 +23,10 @@ Events, in the order they happen for one call of one Cell:
 ``backward``      ``{"call", "grad_input", "grad_output"}`` -- the Cell's
                   input gradients are known (before the backward hooks run).
 
+An observer with ``wants_backward = False`` gets only the forward events,
+and no gate is put on the tape for it (cellkit.memory's probe: a gate holds
+on to the gradients it reports, which would change the memory it measures).
+
 ``call`` is an int shared by every event of one call, so an observer can
 pair a backward event with the forward call it belongs to.  Backward events
 are emitted only while a gradient transform records (and never in

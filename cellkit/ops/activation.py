@@ -395,6 +395,49 @@ _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 _GELU_CUBIC = 0.044715
 
 
+def _gelu_pieces(a, approximate, want_slope):
+    """``(gelu(a), its slope or None)`` for one array."""
+    xs = xp()
+    if approximate == "none":
+        cdf = _normal_cdf(a)
+        out = a * cdf
+        if not want_slope:
+            return out, None
+        d = xs.exp(a * a * -0.5)
+        d *= a
+        d *= _INV_SQRT_2PI
+        d += cdf
+        return out, d
+    # 0.5 * (1 + tanh(u)) == sigmoid(2u), which keeps its precision for negative x.
+    s = _sigmoid_array((a + _GELU_CUBIC * a * a * a) * (2 * _SQRT_2_OVER_PI))
+    out = a * s
+    if not want_slope:
+        return out, None
+    d_inner = (1 + 3 * _GELU_CUBIC * a * a) * (2 * _SQRT_2_OVER_PI)
+    return out, s + a * s * (1 - s) * d_inner
+
+
+# Elementwise series on NumPy run over slices of this many elements: the dozen scratch
+# arrays of a series then stay in the CPU cache and never grow with the batch.
+_CHUNK = 1 << 15
+
+
+def _in_chunks(fn, a):
+    """``fn(a)`` -> a tuple of arrays shaped like ``a`` (or None), computed slice by slice on NumPy."""
+    if not _backend.current().is_numpy or a.size <= 4 * _CHUNK or type(a) is not np.ndarray:
+        return fn(a)
+    flat = a.reshape(-1)
+    results = None
+    for start in range(0, flat.size, _CHUNK):
+        parts = fn(flat[start:start + _CHUNK])
+        if results is None:
+            results = tuple(None if p is None else np.empty(flat.size, p.dtype) for p in parts)
+        for r, p in zip(results, parts):
+            if r is not None:
+                r[start:start + _CHUNK] = p
+    return tuple(None if r is None else r.reshape(a.shape) for r in results)
+
+
 def gelu(input, approximate="none"):
     """Gaussian error linear unit ``x * Phi(x)``.
 
@@ -410,28 +453,19 @@ def gelu(input, approximate="none"):
     t, a = _float_input(input, "gelu")
     xs = xp()
     a, original = _compute_dtype(a)
-    if approximate == "none":
-        cdf = _normal_cdf(a)
-        out = a * cdf
-
-        def slope():
-            return cdf + a * xs.exp(a * a * -0.5) * _INV_SQRT_2PI
-    else:
-        # 0.5 * (1 + tanh(u)) == sigmoid(2u), which keeps its precision for negative x.
-        s = _sigmoid_array((a + _GELU_CUBIC * a * a * a) * (2 * _SQRT_2_OVER_PI))
-        out = a * s
-
-        def slope():
-            d_inner = (1 + 3 * _GELU_CUBIC * a * a) * (2 * _SQRT_2_OVER_PI)
-            return s + a * s * (1 - s) * d_inner
+    want_slope = _ag._depth > 0 and t._node is not None
+    out, d = _in_chunks(lambda part: _gelu_pieces(part, approximate, want_slope), a)
     if original is not None:
         out = xs.astype(out, original)
-    if _ag._depth == 0 or t._node is None:
+    if not want_slope:
         return wrap(out)
+    # The slope is computed now and kept alone: one saved array instead of the input and
+    # its CDF, and no scratch arrays later in backward, when memory is at its peak.
+    if original is not None:
+        d = xs.astype(d, original)
 
     def backward(g):
-        d = slope()
-        return g * (d if original is None else xs.astype(d, original))
+        return g * d
 
     return attach(out, "GeLU", lambda g: (backward(g),), t)
 
