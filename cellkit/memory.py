@@ -462,25 +462,20 @@ def _cells_of(fn, net):
 
 
 def _baseline(net, args, kwargs):
-    """Arrays that exist before the call: Parameters (and optimizer state) and the inputs."""
+    """Arrays that exist before the call: Parameters, optimizer state and the inputs."""
     from .nn.optim.optimizer import Optimizer
 
     found = []
     if net is not None:
-        optimizer_params = set()
+        trained, state = set(), set()
         for _, cell in net.cells_and_names():
             if isinstance(cell, Optimizer):
-                optimizer_params.update(id(p) for p in cell.get_parameters())
-        net_params = {id(p) for p in net.trainable_params()} | {id(p) for p in net.untrainable_params()}
+                trained.update(id(p) for p in cell.parameters)
+                state.update(id(p) for p in cell.get_parameters())
         for p in net.get_parameters():
             if p._data is not None:
-                role = "optimizer state" if id(p) in optimizer_params and id(p) not in net_params else "parameter"
+                role = "optimizer state" if id(p) in state and id(p) not in trained else "parameter"
                 found.append((p._data, role))
-        for _, cell in net.cells_and_names():
-            if isinstance(cell, Optimizer):
-                for p in cell.get_parameters():
-                    if p._data is not None and id(p) not in net_params:
-                        found.append((p._data, "optimizer state"))
     for value in list(args) + list(kwargs.values()):
         if isinstance(value, Tensor) and value._data is not None:
             found.append((value._data, "input"))

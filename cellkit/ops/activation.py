@@ -424,7 +424,7 @@ _CHUNK = 1 << 15
 
 def _in_chunks(fn, a):
     """``fn(a)`` -> a tuple of arrays shaped like ``a`` (or None), computed slice by slice on NumPy."""
-    if not _backend.current().is_numpy or a.size <= 4 * _CHUNK or type(a) is not np.ndarray:
+    if not _backend.current().is_numpy or a.size <= _CHUNK or type(a) is not np.ndarray:
         return fn(a)
     flat = a.reshape(-1)
     results = None

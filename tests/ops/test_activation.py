@@ -279,3 +279,15 @@ def test_activation_primitives_record_their_arguments():
     assert ops.Elu(alpha=1.0).attrs == {"alpha": 1.0}
     with pytest.raises(TypeError, match="axis"):
         ops.Softmax(axis=1.5)
+
+
+def test_gelu_in_cache_sized_slices_matches_one_piece(monkeypatch):
+    from cellkit.ops import activation
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((300, 1000)) * 4
+    x = ms.Tensor(a)
+    sliced_out = activation.gelu(x).asnumpy()
+    sliced_grad = ms.grad(lambda t: (activation.gelu(t) * 3).sum())(x).asnumpy()
+    monkeypatch.setattr(activation, "_CHUNK", 10**9)  # one piece
+    np.testing.assert_array_equal(sliced_out, activation.gelu(x).asnumpy())
+    np.testing.assert_array_equal(sliced_grad, ms.grad(lambda t: (activation.gelu(t) * 3).sum())(x).asnumpy())
