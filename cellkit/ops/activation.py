@@ -324,22 +324,9 @@ def _horner(t, coefficients):
     return result
 
 
-def _erf_pieces(y):
-    """For ``y = |x|``: ``(near, erf(y) for y < 2, erfc(y) for y >= 2)``.
-
-    ``near`` is a 0/1 mask of ``y < 2``.  Both pieces are computed for every
-    element (no branch per element) from clipped inputs, so both are finite
-    everywhere; the arithmetic is done in place to keep temporaries few.
-    """
+def _erfc_far(y, precision):
+    """erfc(y) for ``y >= 2`` (smaller values are clipped to 2: the caller masks them out)."""
     xs = xp()
-    precision = "double" if y.dtype == xs.float64 else "single"
-    near = _mask(y < 2, y)
-    y_small = xs.minimum(y, 2.0)
-    t = y_small * y_small
-    t *= 0.5
-    t -= 1
-    erf_small = _horner(t, _SMALL_POLY[precision])
-    erf_small *= y_small
     y_large = xs.clip(y, 2.0, 30.0)  # past 30 erfc underflows to 0 anyway
     w = xs.minimum(y_large, 12.0)  # the fitted range; beyond it the factor is nearly constant
     w *= w
@@ -350,6 +337,35 @@ def _erf_pieces(y):
     w = y_large * y_large
     erfc_large *= xs.exp(-w)
     erfc_large /= y_large
+    return erfc_large
+
+
+def _erf_pieces(y):
+    """For ``y = |x|``: ``(near, erf(y) for y < 2, erfc(y) for y >= 2)``.
+
+    ``near`` is a 0/1 mask of ``y < 2``.  Both pieces are computed for every
+    element (no branch per element) from clipped inputs, so both are finite
+    everywhere; the arithmetic is done in place to keep temporaries few.
+    On NumPy the far piece is computed only where ``y >= 2`` (zero elsewhere).
+    """
+    xs = xp()
+    precision = "double" if y.dtype == xs.float64 else "single"
+    near = _mask(y < 2, y)
+    y_small = xs.minimum(y, 2.0)
+    t = y_small * y_small
+    t *= 0.5
+    t -= 1
+    erf_small = _horner(t, _SMALL_POLY[precision])
+    erf_small *= y_small
+    if type(y) is np.ndarray:
+        # On NumPy only the far elements (rare for activations) pay for the second series.
+        flat = y.reshape(-1)
+        far = np.flatnonzero(flat >= 2)
+        erfc_large = np.zeros(y.shape, y.dtype)
+        if far.size:
+            erfc_large.reshape(-1)[far] = _erfc_far(flat[far], precision)
+    else:
+        erfc_large = _erfc_far(y, precision)
     return near, erf_small, erfc_large
 
 
