@@ -127,6 +127,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             or self._inputs is not None
             or self._kwargs_inputs is not None
             or self._recompute_mode
+            or self._offload_prefetch is not None
         )
         object.__setattr__(self, "_fast_call", fast)
 
