@@ -8,7 +8,12 @@ interactive widget form is :func:`explore` (ipywidgets: the tree beside a
 detail pane, filters and freeze toggles; a slider through a hook trace),
 which falls back to the static view when ipywidgets is missing.  Graphs
 (:func:`cell_graph`, :func:`trace_graph`) draw with Graphviz, or with a
-pure-Python layout when the ``dot`` program is absent.
+pure-Python layout when the ``dot`` program is absent.  Memory reports
+(:func:`cellkit.memory.profile`) show as a chart of live bytes per role;
+:func:`memory_chart` gives that chart alone as SVG, :func:`memory_graph`
+draws which arrays each Cell saved, freed and recomputed, and
+:func:`recompute_explorer` is a form to switch recompute per Cell and
+measure again.
 
 The runtime never imports this package: ``Cell._repr_mimebundle_`` and
 ``Tensor._repr_mimebundle_`` import it when a notebook asks, and hand the
@@ -37,8 +42,12 @@ from .tensor_view import TensorView
 from .tree import CellTree
 from .trace import Trace, trace  # noqa: F401  (cellkit.display.trace(net): the hook trace)
 from .graph import Graph, cell_graph, trace_graph  # noqa: F401  (graph drawings: DOT source, SVG)
+from .memory_view import memory_chart  # noqa: F401  (a memory report's or comparison's SVG chart as an output)
+from .memory_graph import memory_graph  # noqa: F401  (saved / freed / recomputed arrays per Cell, as a Graph)
+from .memory_widgets import recompute_explorer  # noqa: F401  (tick Cells to recompute, measure, compare)
 
-__all__ = ["cell_tree", "parameter_table", "tensor_view", "mimebundle", "register", "explore", "Display"]
+__all__ = ["cell_tree", "parameter_table", "tensor_view", "mimebundle", "register", "explore", "Display",
+           "memory_chart", "memory_graph", "recompute_explorer"]
 
 
 def cell_tree(net, max_nodes=300, open_depth=None, group_repeats=True) -> Display:

@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape as _xml_escape
 from .cellinfo import inspect_cell
 from .html import format_count, one_line
 
-__all__ = ["Graph", "cell_graph", "trace_graph", "dot_quote"]
+__all__ = ["Graph", "cell_graph", "trace_graph", "dot_quote", "node"]
 
 DEFAULT_MAX_NODES = 300
 ENGINES = ("auto", "graphviz", "fallback")
@@ -57,7 +57,32 @@ class _GNode:
         self.id = id_
         self.lines = [one_line(str(x), 80) for x in lines if x]
         self.parent = parent   # the id of the tree parent (layout), or None for a root
-        self.style = style     # None, 'mark' (hooks / recompute ...), 'more' (left out)
+        self.style = style     # None, 'mark' (hooks / recompute ...), 'more' (left out), or (fill, stroke)
+
+
+def _paint(style):
+    """``(fill, stroke, dashed)`` of a node style; a ``(fill, stroke)`` pair of ``#rrggbb`` colours is its own paint.
+
+    Other drawings (the memory graph) colour nodes by what they mean; colours
+    that are not plain hex fall back to the default, so DOT and SVG stay safe.
+    """
+    if isinstance(style, tuple) and len(style) == 2 and all(_is_hex(c) for c in style):
+        return style[0], style[1], False
+    if style == "mark":
+        return "#fff4e0", "#d08a1c", False
+    if style == "more":
+        return "#ffffff", "#8a94a6", True
+    return "#f4f6fa", "#8a94a6", False
+
+
+def _is_hex(colour):
+    return (isinstance(colour, str) and len(colour) == 7 and colour[0] == "#"
+            and all(c in "0123456789abcdefABCDEF" for c in colour[1:]))
+
+
+def node(id_, lines, parent=None, style=None):
+    """A box for :class:`Graph`: ``lines`` of label (the first is bold), a tree ``parent`` id, a style."""
+    return _GNode(id_, lines, parent, style)
 
 
 class Graph:
@@ -99,10 +124,11 @@ class Graph:
                '  edge [color="#8a94a6", fontname=Helvetica, fontsize=9];']
         for n in self.nodes:
             extra = ""
-            if n.style == "mark":
-                extra = ', fillcolor="#fff4e0", color="#d08a1c"'
-            elif n.style == "more":
+            if n.style == "more":
                 extra = ', style="dashed", fillcolor="#ffffff"'
+            elif n.style is not None:
+                fill, stroke, _ = _paint(n.style)
+                extra = f', fillcolor="{fill}", color="{stroke}"'
             out.append(f"  {dot_quote(n.id)} [label={dot_quote(chr(10).join(n.lines))}{extra}];")
         for src, dst, label, style in self.edges:
             attrs = []
@@ -267,11 +293,8 @@ def layered_svg(nodes, edges, note=None) -> str:
     for nid in order:
         n = by_id[nid]
         bx, by, w, h = box(nid)
-        fill, stroke, dash = "#f4f6fa", "#8a94a6", ""
-        if n.style == "mark":
-            fill, stroke = "#fff4e0", "#d08a1c"
-        elif n.style == "more":
-            fill, dash = "#ffffff", ' stroke-dasharray="4 3"'
+        fill, stroke, dashed = _paint(n.style)
+        dash = ' stroke-dasharray="4 3"' if dashed else ""
         out.append(f'<g class="node"><title>{_xml(" ".join(n.lines))}</title>'
                    f'<rect class="box" x="{bx:.1f}" y="{by:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
                    f'fill="{fill}" stroke="{stroke}"{dash}/>')
