@@ -22,7 +22,7 @@ path escaped (:func:`cellkit.display.html.el`).
 from __future__ import annotations
 
 from .html import GREY_FILL, MONO, SANS, Raw, badge, el, format_bytes, format_count, format_number, line, themed
-from .memory_chart import comparison_headline, y_top
+from .memory_svg import comparison_headline, y_top
 from .memory_timeline import (PEAK_COLOUR, ROLE_COLOURS, cell_rows, drawn_roles, format_mib, peak_index,
                               replay_spans, stack_at)
 
@@ -108,7 +108,7 @@ def column_chart(report, y_max=None, columns=MAX_COLUMNS, width=CHART_WIDTH) -> 
               style=f"width:{chart_width}px;font-size:11px;{_MUTED}")
     peak_col = next(k for k, (first, last, _) in enumerate(buckets) if first <= index <= last)
     marker = _peak_marker(report, peak_col, len(buckets), col_width + 1)
-    scale = el("td", el("div", format_mib(y_max), style=f"height:{CHART_HEIGHT - 10}px"), "0",
+    scale = el("td", el("div", format_mib(y_max), style=f"height:{CHART_HEIGHT - 10}px"), "0", title="chart scale",
                style="vertical-align:top;text-align:right;font-size:11px;padding:0 4px 0 0;white-space:nowrap;"
                      + _MUTED)
     table = el("table", el("tr", scale, el("td", plot, axis, marker, style="padding:0")),

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from .charts import sparkline
 from .html import el, format_bytes, format_number, one_line, themed
-from .memory_chart import comparison_headline, comparison_svg, report_svg
+from .memory_svg import comparison_headline, comparison_svg, report_svg
 from .memory_html import comparison_html, report_html
 from .memory_timeline import cell_rows, drawn_roles, format_mib, replay_spans
 from .render import Part, bundle_of, safe_repr

@@ -27,7 +27,7 @@ import base64
 import html
 
 from .html import MONO, SANS, el, one_line
-from .memory_chart import comparison_headline, comparison_svg, report_svg
+from .memory_svg import comparison_headline, comparison_svg, report_svg
 from .memory_timeline import format_mib
 
 __all__ = ["recompute_explorer", "RecomputeExplorer"]

@@ -29,7 +29,7 @@ import math
 
 from .html import one_line
 from .memory_timeline import (HOST_COLOUR, PEAK_COLOUR, REPLAY_COLOUR, ROLE_COLOURS, backward_start, drawn_roles,
-                              format_mib, keep_points, peak_index, replay_spans)
+                              format_mib, keep_points, peak_index, replay_spans, stacked_totals)
 
 __all__ = ["report_svg", "comparison_svg", "comparison_headline"]
 
@@ -63,8 +63,7 @@ def _nice_step(top, ticks=4):
 
 def y_top(report):
     """The highest value any layer of ``report``'s chart reaches (bytes)."""
-    roles = drawn_roles(report)
-    stacked = max((sum(max(report.by_role[r][i], 0) for r in roles) for i in range(len(report.live))), default=0)
+    stacked = max(stacked_totals(report, drawn_roles(report)), default=0)
     return max(stacked, report.peak_bytes, max(report.host, default=0), 1)
 
 
