@@ -92,6 +92,43 @@ def attach(out_array, op, backward, *inputs):
     return out
 
 
+def saved_cells(backward, _depth=0, _seen=None):
+    """The closure cells through which a backward rule keeps arrays or Tensors alive.
+
+    Yields ``(cell, value)`` pairs, ``value`` being an array, a Tensor, or a
+    tuple/list holding some (``cell`` is None for a value held by the object
+    of a bound method the rule keeps).  Looks into the closures of functions the rule
+    keeps, a few levels down (``lambda g: (backward(g),)`` keeps
+    ``backward``, which keeps the arrays).  Memory accounting reads these
+    values; offload swaps them for host copies and back.
+    """
+    seen = set() if _seen is None else _seen
+    if id(backward) in seen or _depth > 3:
+        return
+    seen.add(id(backward))
+    for cell in getattr(backward, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        items = value if isinstance(value, (tuple, list)) else (value,)
+        if any(isinstance(i, Tensor) or _is_array(i) for i in items):
+            yield cell, value
+        elif callable(value) and getattr(value, "__closure__", None):
+            yield from saved_cells(value, _depth + 1, seen)
+        elif hasattr(value, "__self__") and hasattr(value.__self__, "__dict__"):
+            # A bound method (a recompute replay): what its object keeps, not swappable (cell None).
+            for field in vars(value.__self__).values():
+                fields = field if isinstance(field, (tuple, list)) else (field,)
+                if any(isinstance(i, Tensor) or _is_array(i) for i in fields):
+                    yield None, field
+
+
+def _is_array(value):
+    """A backend array (NumPy, CuPy, array_api_strict): has a shape and a dtype, and is not a Tensor."""
+    return hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, Tensor)
+
+
 def needs_grad(*tensors) -> bool:
     """True if recording and any of ``tensors`` is on the tape."""
     if _depth == 0:
@@ -220,6 +257,13 @@ def add_leaf_gradient(key, grad):
     target[key] = grad if key not in target else target[key] + grad
 
 
+def _spent(grad):
+    raise RuntimeError(
+        "this part of the tape was already used by a backward sweep and has been freed; "
+        "run the forward again to differentiate again"
+    )
+
+
 def _sweep(seeds, grads, leaf_grads):
     for node, g in seeds:
         key = id(node)
@@ -237,6 +281,9 @@ def _sweep(seeds, grads, leaf_grads):
             input_grads = node.backward(g)
         else:
             input_grads = _probe.run_backward(node, g)
+        # The rule has run: let go of what it kept, so activations are freed as the sweep
+        # passes them rather than when it ends (memory falls during backward, as it should).
+        node.backward = _spent
         for parent, pg in zip(node.inputs, input_grads):
             if parent is None or pg is None:
                 continue

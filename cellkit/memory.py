@@ -190,38 +190,19 @@ class _Probe:
                 rec[5].detach()
 
 
-def _kept_values(backward, depth=0, seen=None):
-    """The arrays and Tensors a backward rule keeps alive.
-
-    Looks through its closure (and the closures of functions it keeps, a few
-    levels down: ``lambda g: (backward(g),)`` keeps ``backward``, which keeps
-    the arrays) and, for a bound method, its object's fields.
-    """
-    seen = set() if seen is None else seen
-    if id(backward) in seen or depth > 3:
-        return []
-    seen.add(id(backward))
-    values = []
-    for cell in getattr(backward, "__closure__", None) or ():
-        try:
-            values.append(cell.cell_contents)
-        except ValueError:  # an empty cell
-            continue
+def _kept_values(backward):
+    """The arrays a backward rule keeps alive: its closure's, or its object's fields (a bound method)."""
+    found = []
+    values = [value for _, value in _ag.saved_cells(backward)]
     owner = getattr(backward, "__self__", None)
     if owner is not None:
         values.extend(getattr(owner, "__dict__", {}).values())
-    found = []
     for value in values:
-        items = value if isinstance(value, (tuple, list)) else (value,)
-        for item in items:
+        for item in value if isinstance(value, (tuple, list)) else (value,):
             if isinstance(item, Tensor):
                 item = item._data
-            if item is None:
-                continue
-            if _is_array(item):
+            if item is not None and _is_array(item):
                 found.append(item)
-            elif callable(item) and getattr(item, "__closure__", None):
-                found.extend(_kept_values(item, depth + 1, seen))
     return found
 
 

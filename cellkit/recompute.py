@@ -177,20 +177,31 @@ def checkpoint(run, args, weights=(), label="region"):
     tensor_outputs = [(i, o) for i, o in enumerate(outputs) if isinstance(o, Tensor)]
     if not tensor_outputs:
         return output
-    replay = _Replay(region, run, args, inputs, weights, len(outputs))
+    replay = _Replay(region, run, args, inputs, weights)
     node_inputs = tuple(t._node for t in inputs) + tuple(w._node for w in weights)
+    return attach_outputs(output, replay.backward, node_inputs, f"Recompute[{label}]")
+
+
+def attach_outputs(output, backward, node_inputs, op):
+    """Put a region's output(s) on the tape behind one node whose backward sees all output gradients.
+
+    ``backward({index: grad})`` gets the gradient of each output that
+    received one and returns one gradient per entry of ``node_inputs``.
+    With several outputs, each gets a small selector node feeding the hub;
+    the sweep adds their gradients into one :class:`_GradPack`.
+    """
+    outputs = _flatten(output)
+    hub = Node(op, lambda pack: backward(pack if isinstance(pack, _GradPack) else {0: pack}), node_inputs)
     if len(outputs) == 1:
-        hub = Node(f"Recompute[{label}]", replay.backward_single, node_inputs)
-        result = outputs[0]
-        attached = Tensor._from_array(result._data)
+        attached = Tensor._from_array(outputs[0]._data)
         attached._node = hub
         return attached
-    hub = Node(f"Recompute[{label}]", replay.backward_packed, node_inputs)
     new_outputs = list(outputs)
-    for index, tensor in tensor_outputs:
-        attached = Tensor._from_array(tensor._data)
-        attached._node = Node(f"RecomputeOutput[{index}]", _select(index), (hub,))
-        new_outputs[index] = attached
+    for index, tensor in enumerate(outputs):
+        if isinstance(tensor, Tensor):
+            attached = Tensor._from_array(tensor._data)
+            attached._node = Node(f"{op}.output[{index}]", _select(index), (hub,))
+            new_outputs[index] = attached
     return tuple(new_outputs)
 
 
@@ -215,21 +226,14 @@ def _select(index):
 class _Replay:
     """The backward of a region: run it again, recording, then sweep its fresh tape."""
 
-    def __init__(self, region, run, args, inputs, weights, n_outputs):
+    def __init__(self, region, run, args, inputs, weights):
         self.region = region
         self.run = run
         self.args = args
         self.inputs = inputs
         self.weights = weights
-        self.n_outputs = n_outputs
 
-    def backward_single(self, g):
-        return self._backward({0: g})
-
-    def backward_packed(self, pack):
-        return self._backward(pack)
-
-    def _backward(self, grads_by_output):
+    def backward(self, grads_by_output):
         # Fresh leaves stand for the region's inputs, so the sub-sweep stops there.
         boundary = {}
         args = []

@@ -16,7 +16,7 @@ RANKS = [  # (module prefix, layer); the longest matching prefix decides
     ("cellkit.context", 1),
     ("cellkit.tensor", 2),
     ("cellkit.parameter", 3), ("cellkit.common", 3), ("cellkit.autograd", 3),
-    ("cellkit.transforms", 4), ("cellkit.recompute", 4),
+    ("cellkit.transforms", 4), ("cellkit.recompute", 4), ("cellkit.offload", 4),
     ("cellkit.ops", 5),
     ("cellkit.nn", 6),
     ("cellkit.serialization", 7), ("cellkit.memory", 7), ("cellkit.graph", 7), ("cellkit.train", 7),

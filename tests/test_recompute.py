@@ -404,7 +404,7 @@ def test_recompute_lowers_the_measured_peak():
         if recompute:
             for block in net:
                 block.recompute()
-        x = ms.Tensor(np.random.default_rng(0).standard_normal((256, 64)).astype(np.float32))
+        x = ms.Tensor(np.random.default_rng(0).standard_normal((1024, 64)).astype(np.float32))
         fn = ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())
         fn(x)  # warm up caches
         tracemalloc.start()

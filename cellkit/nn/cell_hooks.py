@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from .. import autograd as _ag
 from .. import backend as _backend
+from .. import offload as _offload
 from .. import recompute as _rc
 from ..tensor import Tensor
 from . import observers as _obs
@@ -134,6 +135,9 @@ class HookMixin:
             output = self._run_custom_bprop(args, kwargs)
         elif self._recompute_mode and recording:
             output = self._run_recomputed(args, kwargs)
+        elif self._offload_prefetch is not None and recording:
+            output = _offload.offloaded(lambda *a: self.construct(*a, **kwargs), args, self.get_parameters(),
+                                        label=type(self).__name__, backward_prefetch=self._offload_prefetch)
         else:
             output = self.construct(*args, **kwargs)
         if observers and replay_flags is None:

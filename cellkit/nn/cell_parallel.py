@@ -59,6 +59,7 @@ class ParallelMixin:
         object.__setattr__(self, "_pipeline_stage", -1)
         object.__setattr__(self, "_recompute_mode", False)
         object.__setattr__(self, "_recompute_options", {})
+        object.__setattr__(self, "_offload_prefetch", None)  # set by offload(): 'Auto' or an int
         object.__setattr__(self, "_parameter_layout_dict", {})
         object.__setattr__(self, "_jit_config", None)
         object.__setattr__(self, "_flat_weight_buffers", [])
@@ -108,9 +109,16 @@ class ParallelMixin:
             cell.parallel_config["place"] = self.parallel_config["place"]
 
     def offload(self, backward_prefetch="Auto"):
-        """Record that activations would be kept on the host between forward and backward.
+        """Keep this Cell's activations in host memory between forward and backward.
 
-        Single process on one device: activations stay where they are.
+        During a gradient transform the Cell's forward records on a tape of
+        its own; then every array that tape keeps is moved to the host and
+        brought back when backward reaches the Cell (``'Auto'``: just in
+        time; an int ``n``: together with the next ``n`` offloaded Cells).
+        On CuPy the arrays really move; on NumPy nothing is copied but
+        :mod:`cellkit.memory` reports the moves, so the memory graph shows
+        the device/host split.  Gradients are unchanged.  See
+        :mod:`cellkit.offload`.
         """
         if isinstance(backward_prefetch, str):
             if backward_prefetch != "Auto":
@@ -121,6 +129,8 @@ class ParallelMixin:
         else:
             _check_int(backward_prefetch, "backward_prefetch", 0)
         self._record("offload", {"backward_prefetch": backward_prefetch})
+        object.__setattr__(self, "_offload_prefetch", backward_prefetch)
+        self._refresh_call_path()
 
     def set_comm_fusion(self, fusion_type, recurse=True):
         """Set ``comm_fusion`` on the trainable Parameters (gradient all-reduce grouping; recorded); returns self."""

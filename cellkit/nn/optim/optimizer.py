@@ -586,6 +586,26 @@ def _hyper(value, like):
     return value
 
 
+# Rows of at most this many elements per slice when an update runs in slices (NumPy only).
+_SLICE = 1 << 15
+
+
+def _subtract_scaled(w, scale, step):
+    """``w -= scale * step`` in place; on NumPy, slice by slice for big arrays.
+
+    ``scale * step`` would otherwise be a temporary as big as the weight --
+    the largest allocation of a plain SGD step.  In slices it stays in the
+    CPU cache and the step's peak memory does not grow with the model.
+    """
+    if type(w) is not np.ndarray or w.size <= 2 * _SLICE or not w.flags.c_contiguous or step.shape != w.shape:
+        w -= scale * step
+        return
+    flat_w, flat_step = w.reshape(-1), step.reshape(-1)
+    for start in range(0, flat_w.size, _SLICE):
+        end = start + _SLICE
+        flat_w[start:end] -= scale * flat_step[start:end]
+
+
 def _writable(param):
     """The Parameter's array, copied once if NumPy marks it read-only (so it can be updated in place)."""
     data = param._data

@@ -16,7 +16,7 @@ import numpy as np
 from ... import backend as _backend
 from ...parameter import Parameter
 from ...tensor import Tensor
-from .optimizer import Optimizer, _hyper, _writable
+from .optimizer import Optimizer, _hyper, _subtract_scaled, _writable
 
 __all__ = ["SGD", "Momentum"]
 
@@ -129,7 +129,7 @@ class SGD(Optimizer):
                     stat._data = xp.zeros_like(stat._data)
                     self._zeroed_stats[i] = stat._data
                 step = g + mom * accum._data if self.nesterov else accum._data
-            w -= _hyper(lr, w) * step
+            _subtract_scaled(w, _hyper(lr, w), step)
         return self._done()
 
 
@@ -187,5 +187,5 @@ class Momentum(Optimizer):
             velocity *= mom
             velocity += g
             step = g + mom * velocity if self.use_nesterov else velocity
-            w -= _hyper(lr, w) * step
+            _subtract_scaled(w, _hyper(lr, w), step)
         return self._done()

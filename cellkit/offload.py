@@ -1,0 +1,205 @@
+"""Offload: keep a Cell's activations in host memory between forward and backward.
+
+A Cell marked with ``Cell.offload()`` runs its forward recording as usual,
+on a tape of its own.  As soon as its forward is done, every array that
+tape keeps for backward (the Cell's activations, not its Parameters or its
+inputs) is moved to host memory; device memory holds only the Cell's output.
+When the backward sweep comes back to the Cell, the arrays return to the
+device and the sweep runs through the Cell's tape.
+
+``backward_prefetch`` says when they come back: ``'Auto'`` -- just before
+the Cell's backward needs them; an int ``n`` -- together with the ``n``
+offloaded Cells the sweep will reach next, so their copies can overlap
+with compute on a real device.
+
+On a GPU (CuPy, or any non-NumPy backend such as the strict test device)
+the arrays really move (``cupy.asnumpy`` / ``cupy.asarray``).
+On the CPU there is no separate device memory: nothing is copied, but the
+moves are reported to :mod:`cellkit.memory`, so a memory report shows the
+device/host split exactly as it would be on a GPU -- what a student needs
+to see what offload does.
+
+>>> import numpy as np
+>>> import cellkit as ms
+>>> from cellkit import nn
+>>> net = nn.SequentialCell(nn.Dense(3, 8), nn.GELU(), nn.Dense(8, 1))
+>>> x = ms.Tensor(np.ones((2, 3), np.float32))
+>>> plain = ms.grad(lambda x: net(x).sum())(x).asnumpy()
+>>> net[1].offload()
+>>> bool((ms.grad(lambda x: net(x).sum())(x).asnumpy() == plain).all())
+True
+"""
+from __future__ import annotations
+
+import weakref
+
+from . import autograd as _ag
+from . import backend as _backend
+from . import recompute as _rc
+from .autograd import Leaf
+from .tensor import Tensor
+
+__all__ = ["offloaded"]
+
+# Offloaded regions of the forward passes in flight, in forward order (weak: a region lives
+# as long as the tape that needs it).
+_in_flight = []
+
+
+class _OffloadedRegion:
+    """One offloaded call: the arrays its tape keeps, moved to the host, and how to bring them back."""
+
+    def __init__(self, label, prefetch):
+        self.label = label
+        self.prefetch = prefetch
+        self.swapped = []     # closure cells now holding host values (non-NumPy backends)
+        self.moved = []       # the device arrays that left, one per memory block (for cellkit.memory)
+        self.on_host = False
+
+    def to_host(self, cells, keep_roots):
+        be = _backend.current()
+        seen_cells, moved_roots = set(), set()
+        for cell, value in cells:
+            if cell is None or id(cell) in seen_cells:
+                continue
+            seen_cells.add(id(cell))
+            host_value = _map_arrays(value, lambda a: self._send(be, a, keep_roots, moved_roots))
+            if host_value is not value:
+                self.swapped.append(cell)
+                cell.cell_contents = host_value
+        probe = _rc._probe
+        if probe is not None:
+            for array in self.moved:
+                probe.moved(array, "host")
+        self.on_host = True
+
+    def _send(self, be, array, keep_roots, moved_roots):
+        root = _root(array)
+        if id(root) in keep_roots:  # a Parameter's, an input's or the output's memory is not ours to move
+            return array
+        if id(root) not in moved_roots:
+            moved_roots.add(id(root))
+            self.moved.append(array)
+        return array if be.is_numpy else be.to_host(array)
+
+    def to_device(self):
+        if not self.on_host:
+            return
+        be = _backend.current()
+        for cell in self.swapped:
+            # A fresh device copy of the host values (what a GPU holds again); NumPy swapped nothing.
+            cell.cell_contents = _map_arrays(cell.cell_contents, be.from_host)
+        probe = _rc._probe
+        if probe is not None:
+            for array in self.moved:
+                probe.moved(array, probe.device)
+        self.swapped, self.moved = [], []
+        self.on_host = False
+
+
+def _map_arrays(value, fn):
+    """``fn`` applied to each array in ``value`` (an array, a Tensor, or a tuple/list of them)."""
+    if isinstance(value, (tuple, list)):
+        mapped = [_map_arrays(v, fn) for v in value]
+        if all(m is v for m, v in zip(mapped, value)):
+            return value
+        return type(value)(mapped)
+    if isinstance(value, Tensor):
+        if value._data is None:
+            return value
+        data = fn(value._data)
+        if data is value._data:
+            return value
+        moved = Tensor._from_array(data)
+        moved._node = value._node  # backward rules look at their inputs' nodes
+        return moved
+    if _ag._is_array(value):
+        return fn(value)
+    return value
+
+
+def _root(array):
+    base = getattr(array, "base", None)
+    while base is not None and hasattr(base, "nbytes") and hasattr(base, "base"):
+        array, base = base, base.base
+    return array
+
+
+def _tape_nodes(outputs, stop):
+    """The nodes recorded by the region: reachable from its outputs, not crossing ``stop`` nodes."""
+    found, stack, seen = [], [o._node for o in outputs if isinstance(o, Tensor) and o._node is not None], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen or id(node) in stop:
+            continue
+        seen.add(id(node))
+        found.append(node)
+        stack.extend(node.inputs)
+    return found
+
+
+def offloaded(run, args, weights=(), label="region", backward_prefetch="Auto"):
+    """Run ``run(*args)`` recording, then keep its activations on the host until backward.
+
+    Returns the output with one node per output on the tape, like
+    :func:`cellkit.recompute.checkpoint`; outside a gradient transform ``run``
+    simply runs.
+    """
+    if _ag._depth == 0:
+        return run(*args)
+    inputs = [a for a in args if isinstance(a, Tensor) and a._node is not None]
+    weights = [w for w in weights if w._node is not None]
+    if not inputs and not weights:
+        return run(*args)
+    # Fresh leaves stand for the inputs: the region's tape ends there, so its sweep stops there.
+    fresh_by_id, boundary, cut = {}, {}, []
+    for a in args:
+        if isinstance(a, Tensor) and a._node is not None:
+            fresh = fresh_by_id.get(id(a))
+            if fresh is None:
+                fresh = fresh_by_id[id(a)] = Tensor._from_array(a._data)
+                fresh._node = Leaf(fresh, "OffloadInput")
+                boundary[id(a)] = fresh._node
+            cut.append(fresh)
+        else:
+            cut.append(a)
+    output = run(*cut)
+    outputs = _rc._flatten(output)
+    if not any(isinstance(o, Tensor) and o._node is not None for o in outputs):
+        return output
+    region = _OffloadedRegion(label, backward_prefetch)
+    stop = {id(w._node) for w in weights} | {id(n) for n in boundary.values()}
+    cells = [pair for node in _tape_nodes(outputs, stop) for pair in _ag.saved_cells(node.backward)]
+    keep_roots = {id(_root(w._data)) for w in weights}
+    keep_roots |= {id(_root(a._data)) for a in args if isinstance(a, Tensor) and a._data is not None}
+    keep_roots |= {id(_root(o._data)) for o in outputs if isinstance(o, Tensor)}  # the output stays
+    region.to_host(cells, keep_roots)
+    _in_flight.append(weakref.ref(region))
+
+    def backward(grads_by_output):
+        _prefetch(region)
+        seeds = [(outputs[i]._node, g) for i, g in grads_by_output.items()
+                 if g is not None and isinstance(outputs[i], Tensor) and outputs[i]._node is not None]
+        leaf_grads = _ag.backpropagate(seeds) if seeds else {}
+        result = [leaf_grads.pop(id(boundary[id(t)]), None) for t in inputs]
+        result += [leaf_grads.pop(id(w._node), None) for w in weights]
+        for key, g in leaf_grads.items():
+            _ag.add_leaf_gradient(key, g)
+        return tuple(result)
+
+    node_inputs = tuple(t._node for t in inputs) + tuple(w._node for w in weights)
+    return _rc.attach_outputs(output, backward, node_inputs, f"Offload[{label}]")
+
+
+def _prefetch(region):
+    """Bring ``region`` back, and with an int prefetch the next regions backward will reach."""
+    live = [r for r in (ref() for ref in _in_flight) if r is not None]
+    _in_flight[:] = [weakref.ref(r) for r in live]
+    region.to_device()
+    if region in live:
+        index = live.index(region)
+        ahead = region.prefetch if isinstance(region.prefetch, int) else 0
+        for earlier in reversed(live[max(0, index - ahead):index]):  # the order backward will reach them
+            earlier.to_device()
+        live.remove(region)
+        _in_flight[:] = [weakref.ref(r) for r in live]
