@@ -1,4 +1,8 @@
-"""``set_context`` / ``get_context``: execution mode and device target.
+"""``set_context`` / ``get_context``: execution mode, device target, graph compile options.
+
+``mode=GRAPH_MODE`` makes calling a Cell compile it into a graph (see
+:mod:`cellkit.graph`); ``jit_config={"jit_level": "O0" | "O1" | "O2"}`` is
+the default optimisation level of those graphs.
 
 >>> import cellkit as ms
 >>> ms.get_context("mode") == ms.PYNATIVE_MODE
@@ -12,6 +16,9 @@ __all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "set_context", "get_context"]
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
+
+# Called with the new mode whenever set_context changes it (cellkit.graph switches Cell calls over).
+_mode_listeners = []
 
 _settings = {
     "mode": PYNATIVE_MODE,
@@ -36,6 +43,8 @@ def set_context(**kwargs):
             raise ValueError(
                 f"set_context: 'mode' must be GRAPH_MODE (0) or PYNATIVE_MODE (1), but got {mode!r}"
             )
+    if "jit_config" in kwargs:
+        _check_jit_config(kwargs["jit_config"])
     if "device_target" in kwargs:
         target = kwargs["device_target"]
         if not isinstance(target, str):
@@ -43,7 +52,23 @@ def set_context(**kwargs):
         chosen = _backend.select(target)
         kwargs["device_target"] = "GPU" if chosen.name == "cupy" else (
             "CPU" if target.upper() != "ASCEND" else "CPU")
+    previous_mode = _settings["mode"]
     _settings.update(kwargs)
+    if _settings["mode"] != previous_mode:
+        for listener in list(_mode_listeners):
+            listener(_settings["mode"])
+
+
+def _check_jit_config(config):
+    """``jit_config``: None, a dict (MindSpore's form) or a JitConfig, with a known ``jit_level``."""
+    if config is None:
+        return
+    values = getattr(config, "jit_config_dict", config)
+    if not isinstance(values, dict):
+        raise TypeError(f"set_context: 'jit_config' must be a dict or a JitConfig, but got {type(config).__name__}")
+    level = values.get("jit_level", "")
+    if level not in ("", "O0", "O1", "O2"):
+        raise ValueError(f"set_context: jit_config['jit_level'] must be '', 'O0', 'O1' or 'O2', but got {level!r}")
 
 
 def get_context(attr_key):

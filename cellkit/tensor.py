@@ -28,6 +28,11 @@ __all__ = ["Tensor", "tensor", "wrap"]
 
 _PY_SCALARS = (bool, int, float)
 
+# Set by cellkit.graph while it traces a graph: ``_value_guard(tensor, what)`` raises if converting
+# ``tensor`` to a Python value would bake a data-dependent decision into the graph.  None otherwise,
+# so the conversions below pay one global check.
+_value_guard = None
+
 
 def _infer_dtype(data):
     """MindSpore's default dtype for Python data: floats -> Float32, ints -> Int64."""
@@ -219,6 +224,11 @@ class Tensor:
         >>> ms.Tensor([[3.5]]).item()
         3.5
         """
+        if _value_guard is not None:
+            _value_guard(self, "item()")
+        return self._python_value(index)
+
+    def _python_value(self, index=None):
         host = self.asnumpy()
         if index is None:
             if host.size != 1:
@@ -232,19 +242,29 @@ class Tensor:
     def tolist(self):
         return self.asnumpy().tolist()
 
+    # While cellkit.graph traces construct, _value_guard refuses to turn a Tensor that depends on the
+    # graph's inputs into a Python value (the branch taken would be baked into the graph).
     def __bool__(self):
-        return bool(self.item())
+        if _value_guard is not None:
+            _value_guard(self, "bool()")
+        return bool(self._python_value())
 
     def __int__(self):
-        return int(self.item())
+        if _value_guard is not None:
+            _value_guard(self, "int()")
+        return int(self._python_value())
 
     def __float__(self):
-        return float(self.item())
+        if _value_guard is not None:
+            _value_guard(self, "float()")
+        return float(self._python_value())
 
     def __index__(self):
         if self.dtype.kind not in ("int", "uint", "bool"):
             raise TypeError(f"only integer tensors can be used as an index, but got {self.dtype}")
-        return int(self.item())
+        if _value_guard is not None:
+            _value_guard(self, "__index__()")
+        return int(self._python_value())
 
     def __len__(self):
         shape = self.shape

@@ -28,7 +28,6 @@ import inspect
 import re
 from collections import OrderedDict
 
-from .. import context as _context
 from ..parameter import Parameter, ParameterTuple
 from ..tensor import Tensor
 from .buffer import Buffer
@@ -38,6 +37,23 @@ from .cell_precision import PrecisionMixin
 from .cell_state import StateMixin
 
 __all__ = ["Cell"]
+
+# Graph mode plugs in through these module globals (cellkit.graph sits above this module and sets them):
+# - _direct_calls: True while calling a Cell may go straight to construct.  cellkit.graph clears it in
+#   GRAPH_MODE and while it traces, so every call then reaches _run and the graph runtime;
+# - _graph_runtime: the graph runtime (call / compile / compile_and_run / func_graph_proto), or None;
+# - _config_version: bumped whenever a Cell's configuration changes in a way a compiled graph depends on
+#   (training mode, flags, hooks, recompute, cast types, input specs, a replaced Parameter or child), so
+#   cached graphs are traced again.
+_direct_calls = True
+_graph_runtime = None
+_config_version = 0
+
+
+def _configuration_changed():
+    global _config_version
+    _config_version += 1
+
 
 # Names the spec forbids: a subclass may not define a method 'cast', nor attributes 'phase'/'cells'.
 _RESERVED_ATTRIBUTES = ("cells",)
@@ -101,7 +117,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         self._init_parallel()
         # True while calling the Cell may go straight to construct (see _refresh_call_path).
         setattr_(self, "_fast_call", True)
-        self._refresh_call_path()
+        self._refresh_call_path(_initial=True)
         if flags:
             if not isinstance(flags, dict):
                 raise TypeError(f"For 'Cell', 'flags' must be a dict, but got {type(flags).__name__}")
@@ -113,12 +129,14 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         raise NotImplementedError(f"{type(self).__name__} must define construct(...)")
 
     def __call__(self, *args, **kwargs):
-        if self._fast_call:
+        if self._fast_call and _direct_calls:
             return self.construct(*args, **kwargs)
         return self._call_with_extras(args, kwargs)
 
-    def _refresh_call_path(self):
+    def _refresh_call_path(self, _initial=False):
         """Choose the fast path when no hook, observer, cast, input spec or custom bprop needs the slow one."""
+        if not _initial:
+            _configuration_changed()
         fast = not (
             self._has_hooks()
             or self._observers
@@ -143,31 +161,49 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             return self._run(args, kwargs)
 
     def _run(self, args, kwargs):
-        if _context.get_context("mode") == _context.GRAPH_MODE:
-            # Hooks do not run in graph mode, as in MindSpore.
+        if not _direct_calls:
+            # GRAPH_MODE, or a graph being traced: the graph runtime compiles, traces or runs the call
+            # (hooks do not run in graph mode, as in MindSpore).
+            if _graph_runtime is not None:
+                return _graph_runtime.call(self, args, kwargs)
             return self.construct(*args, **kwargs)
         return self._run_with_hooks(args, kwargs)
 
     def compile(self, *args, **kwargs):
-        """Prepare the Cell for the given inputs.
+        """Compile the Cell for these inputs.
 
-        In PyNative mode this validates the inputs against :meth:`set_inputs`
-        (when set), initialises lazily-created Parameters and marks the Cell
-        compiled.  Graph-mode compilation plugs in here.
+        Validates the inputs against :meth:`set_inputs` (when set) and
+        ``construct``'s signature and initialises lazily-created Parameters.
+        In GRAPH_MODE it then traces ``construct`` once on the inputs into a
+        graph (see :mod:`cellkit.graph`) cached for their signature (shapes,
+        dtypes, other values).  Tracing runs ``construct``; Parameters,
+        buffers and the global random generator are put back afterwards, so
+        compiling changes no model state.  Inputs with dynamic dimensions
+        (``Tensor(shape=[None, 3], ...)``) cannot be traced: the graph is
+        then traced on the first real call.
         """
         if self._inputs is not None or self._kwargs_inputs is not None:
             self._check_inputs_against_spec(args, kwargs)
         self._check_construct_arity(args, kwargs)
         self.init_parameters_data()
-        compiler = getattr(self, "_graph_compiler", None)
-        if compiler is not None:
-            compiler(self, args, kwargs)
+        if _graph_runtime is not None:
+            _graph_runtime.compile(self, args, kwargs)
         object.__setattr__(self, "_compiled", True)
 
     def compile_and_run(self, *args, **kwargs):
-        """Compile, then run the Cell; returns its output (calling the Cell is preferred)."""
-        self.compile(*args, **kwargs)
-        return self(*args, **kwargs)
+        """Compile, then run: in GRAPH_MODE the compiled graph; returns its output.
+
+        As in MindSpore, calling the Cell is preferred.
+        """
+        if _graph_runtime is None:
+            self.compile(*args, **kwargs)
+            return self(*args, **kwargs)
+        if self._inputs is not None or self._kwargs_inputs is not None:
+            self._check_inputs_against_spec(args, kwargs)
+        self._check_construct_arity(args, kwargs)
+        self.init_parameters_data()
+        object.__setattr__(self, "_compiled", True)
+        return _graph_runtime.compile_and_run(self, args, kwargs)
 
     def run_construct(self, cast_inputs, kwargs):
         """Run ``construct`` (with hooks) on already-cast inputs. Deprecated in MindSpore."""
@@ -184,13 +220,22 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         return self.parameters_dict()
 
     def get_func_graph_proto(self):
-        """The compiled graph's serialized form (needs graph mode: see the graph issue)."""
-        proto = getattr(self, "_graph_proto", None)
-        if proto is None:
+        """The last compiled graph, serialised: UTF-8 JSON bytes (see :mod:`cellkit.graph.serialize`).
+
+        MindSpore returns protobuf bytes; cellkit's JSON carries the same
+        content (inputs, parameters, nodes with shapes and dtypes, output).
+
+        Raises
+        ------
+        RuntimeError
+            If the Cell was never compiled (call it in GRAPH_MODE, or call
+            :meth:`compile` first).
+        """
+        if _graph_runtime is None:
             raise RuntimeError(
                 f"{type(self).__name__} has no compiled graph: set GRAPH_MODE and call compile(...) first"
             )
-        return proto
+        return _graph_runtime.func_graph_proto(self)
 
     def _check_construct_arity(self, args, kwargs):
         try:
@@ -388,6 +433,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 del registry[name]
                 registered = True
         self._non_persistent_buffers.discard(name)
+        if registered:
+            _configuration_changed()
         if name in self.__dict__:
             object.__delattr__(self, name)
         elif not registered:
@@ -431,6 +478,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         if param is not None and param.name_was_generated:
             # Rule 1: an unnamed Parameter takes the attribute's name.
             param.name = param_name
+        if self._params.get(param_name, param) is not param:
+            _configuration_changed()  # a compiled graph reads the Parameter object it was traced with
         self._params[param_name] = param
         if "." not in param_name:
             object.__setattr__(self, param_name, param)  # fast attribute access in construct
@@ -499,6 +548,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 f"For 'insert_child_to_cell', the argument 'child_cell' must be 'Cell' if not None, "
                 f"but got type {type(child_cell)}."
             )
+        if self._cells.get(child_name, child_cell) is not child_cell:
+            _configuration_changed()
         self._cells[child_name] = child_cell
         object.__setattr__(self, child_name, child_cell)
 
@@ -685,6 +736,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
     # ----------------------------------------------------------- flags and modes
     def add_flags(self, **flags):
         """Set custom attributes (also readable with :meth:`get_flags`); returns self."""
+        _configuration_changed()
         self._flags.update(flags)
         for key, value in flags.items():
             object.__setattr__(self, key, value)
@@ -715,6 +767,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         if not isinstance(mode, (bool, int)):
             raise TypeError(f"For 'set_train', 'mode' must be a bool, but got {type(mode).__name__}")
         mode = bool(mode)
+        if any(cell.training != mode for _, cell in self.cells_and_names()):
+            _configuration_changed()  # compiled graphs depend on the mode (dropout, batch norm)
         for _, cell in self.cells_and_names():
             cell._flags["training"] = mode  # MindSpore records it as a flag too
             object.__setattr__(cell, "training", mode)
