@@ -48,15 +48,17 @@ class RemovableHandle:
     def __init__(self, registry, on_remove=None):
         self.id = next(_next_id)
         self._registry_ref = weakref.ref(registry)
-        self._on_remove = on_remove
+        self._on_remove = _weak_callable(on_remove)
 
     def remove(self):
         """Remove the hook; calling it twice is harmless."""
         registry = self._registry_ref()
         if registry is not None and self.id in registry:
             del registry[self.id]
-            if self._on_remove is not None:
-                self._on_remove()
+            callback = self._on_remove() if self._on_remove is not None else None
+            if callback is not None:
+                callback()
+        self._on_remove = None
 
     def __enter__(self):
         return self
@@ -67,6 +69,20 @@ class RemovableHandle:
 
     def __repr__(self):
         return f"<RemovableHandle id={self.id}>"
+
+
+def _weak_callable(fn):
+    """A zero-argument function giving back ``fn``; a bound method is held weakly.
+
+    The handle's callback is the Cell's ``_refresh_call_path``: a strong
+    reference to it would keep the Cell alive as long as the user keeps the
+    handle.  Returns None when there is no callback.
+    """
+    if fn is None:
+        return None
+    if hasattr(fn, "__self__"):
+        return weakref.WeakMethod(fn)  # calling it gives None once the Cell is gone
+    return lambda: fn
 
 
 def check_hook(hook, method):
