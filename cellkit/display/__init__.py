@@ -43,7 +43,7 @@ from .tree import CellTree
 from .trace import Trace, trace  # noqa: F401  (cellkit.display.trace(net): the hook trace)
 from .graph import Graph, cell_graph, trace_graph  # noqa: F401  (graph drawings: DOT source, SVG)
 from .memory_view import memory_chart  # noqa: F401  (a memory report's or comparison's SVG chart as an output)
-from .memory_graph import memory_graph  # noqa: F401  (saved / freed / recomputed arrays per Cell, as a Graph)
+from .memory_fates import memory_graph  # noqa: F401  (saved / freed / recomputed arrays per Cell, as a Graph)
 from .memory_widgets import recompute_explorer  # noqa: F401  (tick Cells to recompute, measure, compare)
 
 __all__ = ["cell_tree", "parameter_table", "tensor_view", "mimebundle", "register", "explore", "Display",

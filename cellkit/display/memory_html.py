@@ -21,7 +21,7 @@ path escaped (:func:`cellkit.display.html.el`).
 """
 from __future__ import annotations
 
-from .html import GREY_FILL, MONO, SANS, Raw, badge, el, format_bytes, format_count, format_number, line, themed
+from .html import MONO, SANS, Raw, badge, el, format_bytes, format_count, format_number, line, themed
 from .memory_svg import comparison_headline, y_top
 from .memory_timeline import (PEAK_COLOUR, ROLE_COLOURS, cell_rows, drawn_roles, format_mib, peak_index,
                               replay_spans, stack_at)
@@ -33,7 +33,12 @@ CHART_WIDTH = 600       # px, about
 MAX_COLUMNS = 120
 MAX_CELL_ROWS = 60
 _MUTED = "opacity:0.7"
-_CELL = "padding:1px 8px;text-align:left;vertical-align:middle;white-space:nowrap;" + line("border-bottom")
+# Table styles are set once per row and table, not per cell: a 60-row table stays a few dozen KiB.
+_CELL = "padding:1px 8px"
+_NUM = "padding:1px 8px;text-align:right"
+_HEAD = "padding:1px 8px;text-align:left;font-weight:600"
+_ROW = line("border-bottom")
+_TABLE = "border-collapse:collapse;font-size:12px;margin:4px 0;white-space:nowrap"
 
 
 def _swatch(role):
@@ -62,14 +67,17 @@ def _column(report, roles, first, last, index, px_per_byte, width, replayed, is_
         tops.append(round(total * px_per_byte))
     heights = [top - (tops[k - 1] if k else 0) for k, top in enumerate(tops)]
     used = tops[-1] if tops else 0
-    cap = 2 if is_peak else 0
-    parts = [Raw(f'<span style="display:block;height:{max(CHART_HEIGHT - used - cap, 0)}px"></span>')]
-    if cap:
-        parts.append(Raw(f'<span style="display:block;height:{cap}px;background-color:{PEAK_COLOUR}"></span>'))
+    parts = []
+    full_height = replayed or is_peak  # a tinted or capped column fills the chart's height; others stand on the base
+    if full_height:
+        cap = 2 if is_peak else 0
+        parts.append(Raw(f'<span style="display:block;height:{max(CHART_HEIGHT - used - cap, 0)}px"></span>'))
+        if cap:
+            parts.append(Raw(f'<span style="display:block;height:{cap}px;background:{PEAK_COLOUR}"></span>'))
     for (role, _), h in reversed(list(zip(stack, heights))):  # top of the stack first
         if h > 0:
-            parts.append(Raw(f'<span style="display:block;height:{h}px;'
-                             f'background-color:{ROLE_COLOURS.get(role, "#999999")}"></span>'))
+            parts.append(Raw(f'<span style="display:block;height:{h}px;background:{ROLE_COLOURS.get(role, "#999")}">'
+                             '</span>'))
     a, b = report.steps[first], report.steps[last]
     title = f"event {a}" if a == b else f"events {a}–{b}"
     title += f": {format_mib(report.live[index])} live"
@@ -79,9 +87,10 @@ def _column(report, roles, first, last, index, px_per_byte, width, replayed, is_
         title += "; recompute replay"
     if is_peak:
         title = "PEAK — " + title
-    tint = "background-color:rgba(225,87,89,0.14);" if replayed else ""
-    return el("span", parts, title=title, style=(f"display:inline-block;vertical-align:bottom;width:{width}px;"
-                                                 f"height:{CHART_HEIGHT}px;margin-right:1px;{tint}"))
+    box = f"display:inline-block;vertical-align:bottom;width:{width}px;margin-right:1px"
+    if full_height:
+        box += f";height:{CHART_HEIGHT}px" + (";background:rgba(225,87,89,0.14)" if replayed else "")
+    return el("span", parts, title=title, style=box)
 
 
 def column_chart(report, y_max=None, columns=MAX_COLUMNS, width=CHART_WIDTH) -> Raw:
@@ -101,7 +110,9 @@ def column_chart(report, y_max=None, columns=MAX_COLUMNS, width=CHART_WIDTH) -> 
         cols.append(_column(report, roles, first, last, rep, CHART_HEIGHT / y_max, col_width, replayed,
                             first <= index <= last))
     chart_width = (col_width + 1) * len(buckets)
-    plot = el("div", cols, style=(f"line-height:0;font-size:0;white-space:nowrap;height:{CHART_HEIGHT}px;"
+    # a full-height strut makes the line box as tall as the chart, so every column stands on its base line
+    strut = Raw(f'<span style="display:inline-block;vertical-align:bottom;width:0;height:{CHART_HEIGHT}px"></span>')
+    plot = el("div", strut, cols, style=(f"line-height:0;font-size:0;white-space:nowrap;height:{CHART_HEIGHT}px;"
                                   f"width:{chart_width}px;{line('border-bottom')};{line('border-left')}"))
     last_step = report.events[-1].step if report.events else 0
     axis = el("div", el("span", f"event {last_step}", style="float:right"), "event 0",
@@ -130,12 +141,13 @@ def _roles_table(report):
     """The legend: every role live at the peak, its bytes and share of the peak."""
     at_peak = report.by_role_at_peak()
     total = report.peak_bytes or 1
-    rows = [el("tr", [el("th", h, style=_CELL + ";font-weight:600") for h in ("role", "at the peak", "share", "")])]
+    rows = [el("tr", [el("th", h, style=_HEAD) for h in ("role", "at the peak", "share", "")], style=_ROW)]
     for role, n in at_peak.items():
         share = n / total
-        rows.append(el("tr", el("td", _swatch(role), role, style=_CELL), el("td", format_bytes(n), style=_CELL + ";" + MONO),
-                       el("td", f"{share:.0%}", style=_CELL), el("td", _bar(share, ROLE_COLOURS.get(role)), style=_CELL)))
-    table = el("table", rows, title="roles at the peak", style="border-collapse:collapse;font-size:12px;margin:4px 0")
+        rows.append(el("tr", el("td", _swatch(role), role, style=_CELL), el("td", format_bytes(n), style=_NUM + ";" + MONO),
+                       el("td", f"{share:.0%}", style=_NUM), el("td", _bar(share, ROLE_COLOURS.get(role)), style=_CELL),
+                       style=_ROW))
+    table = el("table", rows, title="roles at the peak", style=_TABLE)
     others = [r for r in drawn_roles(report) if r not in at_peak]
     if others:
         note = el("div", "also on the chart: ", [el("span", _swatch(r), r, " ", style="white-space:nowrap") for r in others],
@@ -145,27 +157,25 @@ def _roles_table(report):
 
 
 def _bar(fraction, colour=None, width=80):
+    """A bar ``fraction`` of ``width`` pixels long (one element: tables repeat it per row)."""
     fraction = min(max(fraction, 0.0), 1.0)
-    fill = f"background-color:{colour}" if colour else themed("background-color", "accent")
-    inner = el("span", "", style=f"display:block;height:100%;width:{100 * fraction:.1f}%;{fill}")
-    return el("span", inner, style=(f"display:inline-block;vertical-align:middle;width:{width}px;height:7px;"
-                                    f"border-radius:3px;overflow:hidden;background-color:{GREY_FILL}"))
+    fill = f"background:{colour}" if colour else themed("background", "accent")
+    return Raw(f'<span style="display:inline-block;vertical-align:middle;height:7px;width:{round(width * fraction)}px;'
+               f'{fill}"></span>')
 
 
 def _cells_table(report):
     rows = cell_rows(report)
     top = max((max(row["at_peak"], 0) for _, row in rows), default=0) or 1
-    head = el("tr", [el("th", h, style=_CELL + ";font-weight:600")
-                     for h in ("cell", "at the peak", "", "allocated over the call", "arrays")])
+    head = el("tr", [el("th", h, style=_HEAD) for h in ("cell", "at the peak", "", "allocated over the call", "arrays")],
+              style=_ROW)
     body = [head]
     for path, row in rows[:MAX_CELL_ROWS]:
-        body.append(el("tr", el("td", path, style=_CELL + ";" + MONO),
-                       el("td", format_bytes(row["at_peak"]), style=_CELL + ";text-align:right;" + MONO),
+        body.append(el("tr", el("td", path, style=_CELL), el("td", format_bytes(row["at_peak"]), style=_NUM),
                        el("td", _bar(row["at_peak"] / top), style=_CELL),
-                       el("td", format_bytes(row["allocated"]), style=_CELL + ";text-align:right;" + MONO),
-                       el("td", format_count(row["count"]), style=_CELL + ";text-align:right")))
-    parts = [el("table", body, title="cells by bytes at the peak",
-                style="border-collapse:collapse;font-size:12px;margin:4px 0")]
+                       el("td", format_bytes(row["allocated"]), style=_NUM),
+                       el("td", format_count(row["count"]), style=_NUM), style=_ROW))
+    parts = [el("table", body, title="cells by bytes at the peak", style=_TABLE + ";" + MONO)]
     if len(rows) > MAX_CELL_ROWS:
         parts.append(el("div", f"… {len(rows) - MAX_CELL_ROWS} more cells (all of them are in report.by_cell())",
                         style=_MUTED))
@@ -237,7 +247,7 @@ def _comparison_table(comparison):
         rows.append(("time, clean", f"{format_number(before.clean_seconds * 1e3)} ms",
                      f"{format_number(after.clean_seconds * 1e3)} ms"))
     rows.append(("recompute replays", str(len(replay_spans(before))), str(len(replay_spans(after)))))
-    head = el("tr", [el("th", h, style=_CELL + ";font-weight:600") for h in ("", before.label, after.label)])
-    body = [head] + [el("tr", el("td", a, style=_CELL), el("td", b, style=_CELL + ";" + MONO),
-                        el("td", c, style=_CELL + ";" + MONO)) for a, b, c in rows]
-    return el("table", body, title="comparison", style="border-collapse:collapse;font-size:12px;margin:6px 0")
+    head = el("tr", [el("th", h, style=_HEAD) for h in ("", before.label, after.label)], style=_ROW)
+    body = [head] + [el("tr", el("td", a, style=_CELL), el("td", b, style=_NUM + ";" + MONO),
+                        el("td", c, style=_NUM + ";" + MONO), style=_ROW) for a, b, c in rows]
+    return el("table", body, title="comparison", style=_TABLE)

@@ -12,6 +12,7 @@ import pytest
 
 import cellkit as ms
 from cellkit import display, memory, nn
+from cellkit.display import memory_fates
 from cellkit.display import memory_svg, memory_view
 from cellkit.display.html import format_bytes
 from cellkit.display.memory_timeline import format_mib, keep_points, peak_index, replay_spans
@@ -325,7 +326,7 @@ def test_memory_chart_thins_a_long_timeline_and_keeps_the_peak():
 
 # ---------------------------------------------------------------------------- memory graph
 def test_memory_graph_marks_saved_freed_and_recomputed(plain, recomputed):
-    g = display.memory_graph(recomputed)
+    g = display.memory_graph(recomputed, group_repeats=False)
     by_name = {n.lines[0]: n for n in g.nodes}
     assert set(by_name) == {e.path for e in recomputed.events if e.kind != "mark" and e.path} | {"recompute"}
     block = " ".join(by_name["0"].lines)
@@ -334,12 +335,12 @@ def test_memory_graph_marks_saved_freed_and_recomputed(plain, recomputed):
     dot_line = next(line for line in g.source.splitlines() if line.startswith(f'  "{by_name["0"].id}" [label='))
     assert "\\nsaved " in dot_line and "\\nrecomputed " in dot_line
     assert 'fillcolor="#fde8e8", color="#e15759"' in dot_line  # a recomputed box is drawn red
-    plain_lines = " ".join(" ".join(n.lines) for n in display.memory_graph(plain).nodes)
+    plain_lines = " ".join(" ".join(n.lines) for n in display.memory_graph(plain, group_repeats=False).nodes)
     assert not re.search(r"recomputed [0-9]", plain_lines) and re.search(r"saved [0-9]", plain_lines)
 
 
 def test_memory_graph_follows_forward_order_and_draws_without_dot(recomputed):
-    g = display.memory_graph(recomputed)
+    g = display.memory_graph(recomputed, group_repeats=False)
     name = {n.id: n.lines[0] for n in g.nodes}
     forward = [(name[a], name[b]) for a, b, _, style in g.edges if style == "forward"]
     assert ("0", "1") in forward and ("1", "2") in forward and ("0.up", "0.act") in forward
@@ -347,6 +348,18 @@ def test_memory_graph_follows_forward_order_and_draws_without_dot(recomputed):
     boxes = [r for r in svg_root(svg).iter(f"{SVG}rect") if r.get("class") == "box"]
     assert len(boxes) == len(g.nodes)
     assert "image/svg+xml" in g._repr_mimebundle_()
+
+
+def test_memory_graph_draws_look_alike_blocks_once(recomputed):
+    g = display.memory_graph(recomputed)
+    heads = [n.lines[0] for n in g.nodes]
+    # block 0 differs (its input needs no gradient); blocks 1-3 fared alike and share one box, as do their children
+    assert heads == ["recompute", "0", "0.up", "0.act", "0.down", "1 … 3", "1.up … 3.up", "1.act … 3.act",
+                     "1.down … 3.down"]
+    group = next(n for n in g.nodes if n.lines[0] == "1 … 3")
+    assert group.lines[1] == "×3 alike, each:" and any(line.startswith("recomputed ") for line in group.lines)
+    fates = memory_fates.cell_fates(recomputed)
+    assert fates["1"]["recomputed"] == fates["2"]["recomputed"] == fates["3"]["recomputed"]
 
 
 # ---------------------------------------------------------------------------- chart output and form

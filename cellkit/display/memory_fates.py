@@ -13,7 +13,10 @@ forward arrows.  Each box says, from the report's events alone:
   forward in backward (attributed to the recomputed Cell itself);
 - **gradients** -- arrays the backward pass produced there.
 
-Box colours follow the most telling of these: red recomputed, orange
+Three or more sibling Cells in a row that fared exactly alike (the blocks
+of a deep network) share one box, ``1 … 14`` with ``×14 alike``, so a deep
+network still draws at a readable width.  Box colours follow the most
+telling of these: red recomputed, orange
 saved, blue freed in forward only, green gradients only.  The drawing is a
 :class:`~cellkit.display.graph.Graph` (Graphviz DOT; SVG through ``dot`` or
 the built-in layout).
@@ -35,6 +38,7 @@ from .memory_timeline import backward_start
 __all__ = ["memory_graph", "cell_fates", "FATE_COLOURS"]
 
 DEFAULT_MAX_NODES = 300
+MIN_GROUP = 3          # consecutive look-alike siblings drawn as one box from this many on
 MAX_OPS = 4
 ROOT = "root"
 # (fill, stroke) per fate, in order of precedence for a box's colour
@@ -114,10 +118,9 @@ def _tree(fates):
     return known, children
 
 
-def _lines(path, fate, label):
-    lines = [label if not path else path]
-    if not path:
-        lines.append("(outside any Cell)")
+def _fate_lines(fate):
+    """What happened to a Cell's arrays, one line per fate (without its name)."""
+    lines = []
     if fate["ops"]:
         ops = fate["ops"][:MAX_OPS] + (["…"] if len(fate["ops"]) > MAX_OPS else [])
         lines.append("ops: " + ", ".join(ops))
@@ -135,47 +138,84 @@ def _style(fate):
     return None
 
 
-def memory_graph(report, max_nodes=DEFAULT_MAX_NODES, engine="auto") -> Graph:
+class _Shapes:
+    """Which sibling sub-trees look alike: same fates, same children (by relative name), recursively."""
+
+    def __init__(self, known, children):
+        self.known, self.children, self.memo = known, children, {}
+
+    def of(self, path):
+        if path not in self.memo:
+            kids = tuple((kid[len(path) + 1:] if path else kid, self.of(kid)) for kid in self.children[path])
+            self.memo[path] = (tuple(_fate_lines(self.known[path])), kids)
+        return self.memo[path]
+
+    def runs(self, kids, group):
+        """``kids`` cut into runs of consecutive look-alikes (each run a list; single kids unless ``group``)."""
+        runs = []
+        for kid in kids:
+            if group and runs and self.of(runs[-1][0]) == self.of(kid):
+                runs[-1].append(kid)
+            else:
+                runs.append([kid])
+        out = []
+        for run in runs:  # two alike stay two boxes: a group is worth it from three on
+            out.extend([run] if len(run) >= MIN_GROUP else [[kid] for kid in run])
+        return out
+
+
+def memory_graph(report, max_nodes=DEFAULT_MAX_NODES, engine="auto", group_repeats=True) -> Graph:
     """The Cells of a :class:`~cellkit.memory.MemoryReport` as a :class:`~cellkit.display.graph.Graph`.
 
     The root box stands for the profiled call (the report's label, with what
-    happened outside any Cell) and carries the colour key.  Never raises: a
-    failure gives a one-box graph saying why.
+    happened outside any Cell) and carries the colour key.  With
+    ``group_repeats``, three or more consecutive sibling Cells whose
+    sub-trees fared exactly alike (the blocks of a deep network) are drawn
+    once, as ``1 … 14`` with ``×14 alike``, so the drawing stays readable.
+    Never raises: a failure gives a one-box graph saying why.
     """
     try:
-        return _memory_graph(report, max_nodes, engine)
+        return _memory_graph(report, max_nodes, engine, group_repeats)
     except Exception as exc:  # noqa: BLE001 -- a display never raises
         return Graph("memory", [node("error", [f"memory_graph failed: {type(exc).__name__}: {exc}"], style="mark")],
                      [], engine)
 
 
-def _memory_graph(report, max_nodes, engine):
+def _box_lines(members, fate, report):
+    """A box's label: its path (``first … last`` for a group, the report's label for the root), then its fates."""
+    if members == [""]:
+        return [one_line(report.label, 60), "(outside any Cell)", *_fate_lines(fate),
+                "key: red recomputed · orange saved · blue freed in forward · green gradients"]
+    if len(members) == 1:
+        return [members[0], *_fate_lines(fate)]
+    return [f"{members[0]} … {members[-1]}", f"×{len(members)} alike, each:", *_fate_lines(fate)]
+
+
+def _memory_graph(report, max_nodes, engine, group_repeats):
     known, children = _tree(cell_fates(report))
-    ids = {"": ROOT}
+    shapes = _Shapes(known, children)
     nodes, edges = [], []
     left_out = 0
-    stack = [("", None)]
+    stack = [([""], None, ROOT)]  # (the paths one box stands for, parent box id, this box's id)
     while stack:  # depth first, children in the order they ran
-        path, parent = stack.pop()
+        members, parent, nid = stack.pop()
+        first = members[0]
         if len(nodes) >= max_nodes:
             left_out += 1
-            stack.extend((c, None) for c in children[path])
             continue
-        nid = ids[path]
-        lines = _lines(path, known[path], one_line(report.label, 60))
-        if not path:
-            lines.append("key: red recomputed · orange saved · blue freed in forward · green gradients")
-        nodes.append(node(nid, lines, parent, _style(known[path])))
-        kids = children[path]
-        for kid in kids:
-            ids[kid] = f"m{len(ids)}"
-        if kids:
-            edges.append((nid, ids[kids[0]], "", "dashed"))
-            edges += [(ids[a], ids[b], "", "forward") for a, b in zip(kids, kids[1:])]
-        stack.extend((kid, nid) for kid in reversed(kids))
+        nodes.append(node(nid, _box_lines(members, known[first], report), parent, _style(known[first])))
+        kid_boxes = []
+        for run in shapes.runs(children[first], group_repeats):
+            relative = [kid[len(first) + 1:] if first else kid for kid in run]
+            kid_members = [f"{m}.{r}" if m else r for m in members for r in relative]
+            kid_boxes.append((kid_members, f"m{len(nodes)}_{len(kid_boxes)}"))
+        if kid_boxes:
+            edges.append((nid, kid_boxes[0][1], "", "dashed"))
+            edges += [(a[1], b[1], "", "forward") for a, b in zip(kid_boxes, kid_boxes[1:])]
+        stack.extend((kid_members, nid, kid_id) for kid_members, kid_id in reversed(kid_boxes))
     drawn = {n.id for n in nodes}
     edges = [e for e in edges if e[0] in drawn and e[1] in drawn]
     if left_out:
-        nodes.append(node("more", [f"… {left_out} more cells not drawn"], ROOT, "more"))
+        nodes.append(node("more", [f"… {left_out} more boxes not drawn"], ROOT, "more"))
         edges.append((ROOT, "more", "", "dashed"))
     return Graph("memory", nodes, edges, engine)
