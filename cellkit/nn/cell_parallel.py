@@ -263,12 +263,34 @@ class ParallelMixin:
         self._record("jit_config", dict(jit_config.jit_config_dict))
 
     def recompute(self, **kwargs):
-        """Mark the Cell for recomputation: its activations are recomputed in backward.
+        """Recompute this Cell's activations in backward instead of keeping them.
+
+        During a gradient transform the Cell keeps only its inputs; when the
+        backward sweep reaches it, ``construct`` runs again (recording) and
+        the sweep continues through that fresh tape (see
+        :mod:`cellkit.recompute`).  Set on a parent it covers every child; the
+        Cell's output is kept, not recomputed; a Primitive's own
+        ``recompute()`` setting wins.  Gradients are identical to the run
+        without recompute: dropout replays the same masks and BatchNorm
+        updates its running statistics once.
+
+        Hooks: the Cell's own forward hooks run once, around the call.  During
+        the replay, forward hooks of Cells inside it are not called again,
+        except a hook that replaced its Cell's inputs or output in the first
+        run (it is called again so the replacement is rebuilt on the tape);
+        backward hooks run once, during the replay's sweep.
 
         Keyword options (bools): ``mp_comm_recompute``,
         ``parallel_optimizer_comm_recompute``, ``recompute_slice_activation``
         (the communication ones only matter in parallel runs; recorded).
         ``mode=False`` (the older spelling, ``recompute(mode=True)``) switches it off.
+
+        >>> import cellkit as ms
+        >>> from cellkit import nn
+        >>> block = nn.SequentialCell(nn.Dense(4, 16), nn.GELU(), nn.Dense(16, 4))
+        >>> block.recompute()
+        >>> block.parallel_config["recompute"]["mode"]
+        True
         """
         mode = kwargs.pop("mode", True)
         if not isinstance(mode, bool):
