@@ -101,7 +101,9 @@ def _ir_graph(graph, max_nodes, engine):
 
 
 def _short_scope(scope):
-    return scope.rsplit("/", 1)[-1] if "/" in scope else scope
+    # The path below the root ("fc1-Dense", "block-Block/fc-Dense"); not split further, since a class
+    # name may itself contain "/".
+    return scope[len("Default/"):] if scope.startswith("Default/") else scope
 
 
 def _spec_text(value):

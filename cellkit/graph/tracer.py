@@ -119,6 +119,7 @@ class Tracer:
         self.hard = None       # the _Pending hard op being recorded
         self.soft = None       # the _Pending soft op open (see registry)
         self.untraceable = None
+        self.failure = None    # an error inside the profile function (it must never raise into user code)
         self.hooked_cells = []
         self.output = None
         if root is not None:
@@ -147,6 +148,8 @@ class Tracer:
             _tensor_mod._value_guard = previous_guard
             _cell_mod._direct_calls = previous_direct
             _active = None
+        if self.failure is not None:
+            raise RuntimeError(f"cellkit.graph: tracing '{self.name}' failed: {self.failure}") from self.failure
         self.output = self._template(out)
         return out
 
@@ -161,6 +164,14 @@ class Tracer:
         is_transform = registry.is_transform_start
 
         def profile(frame, event, arg):
+            try:
+                record(frame, event, arg)
+            except Exception as exc:  # noqa: BLE001 -- reported after the run; stop recording now
+                if self.failure is None:
+                    self.failure = exc
+                sys.setprofile(None)
+
+        def record(frame, event, arg):
             if event == "call":
                 if self.hard is not None:
                     return
@@ -459,9 +470,11 @@ def _describe_ref(ref):
     if isinstance(ref, StateRef):
         return f"the {ref.kind} '{ref.name}'"
     if isinstance(ref, NodeOutput):
-        sources = sorted({_root_name(r) for r in _dynamic_roots(ref.node)})
-        return "the graph inputs or states " + ", ".join(f"'{s}'" for s in sources) if sources else \
-            f"a random op ({ref.node.op})"
+        roots = list({id(r): r for r in _dynamic_roots(ref.node)}.values())
+        if not roots:
+            return f"a random op ({ref.node.op})"
+        parts = [f"{'input' if isinstance(r, InputRef) else r.kind} '{r.name}'" for r in roots]
+        return "the graph's " + ", ".join(parts)
     return "a graph value"
 
 
@@ -475,10 +488,6 @@ def _dynamic_roots(node, seen=None):
             yield r
         elif isinstance(r, NodeOutput):
             yield from _dynamic_roots(r.node, seen)
-
-
-def _root_name(ref):
-    return ref.name
 
 
 def _is_opaque_cell(cell):
