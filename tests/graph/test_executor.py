@@ -5,7 +5,7 @@ import pytest
 import cellkit as ms
 from cellkit import nn, ops
 
-from tests.graph.models import Block, assert_same, f32, mlp, pynative_then_graph
+from tests.graph.graph_models import Block, assert_same, f32, mlp, pynative_then_graph
 
 
 def repeat(net, *args, times=3, **kwargs):

@@ -5,7 +5,7 @@ import cellkit as ms
 from cellkit import nn, ops
 from cellkit.display import graph_ir
 
-from tests.graph.models import Block, f32, mlp
+from tests.graph.graph_models import Block, f32, mlp
 
 SVG = "{http://www.w3.org/2000/svg}"
 

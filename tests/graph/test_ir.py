@@ -3,7 +3,7 @@ import cellkit as ms
 from cellkit import nn, ops
 from cellkit.graph.ir import ConstRef, InputRef, NodeOutput, StateRef, TensorSpec
 
-from tests.graph.models import Block, f32, mlp
+from tests.graph.graph_models import Block, f32, mlp
 
 
 def test_ir_records_the_shape_and_dtype_of_every_node():
@@ -31,13 +31,13 @@ def test_ir_nodes_remember_their_cell_scope_and_source_line():
     assert scopes["batch_norm"] == "Default/bn-BatchNorm1d"
     assert scopes["relu"] == "Default"
     relu = next(n for n in graph.nodes if n.op == "relu")
-    assert relu.location.endswith(f"models.py:{_line_of('h = ops.relu(')}")
+    assert relu.location.endswith(f"graph_models.py:{_line_of('h = ops.relu(')}")
 
 
 def _line_of(text):
     from pathlib import Path
 
-    lines = (Path(__file__).parent / "models.py").read_text().splitlines()
+    lines = (Path(__file__).parent / "graph_models.py").read_text().splitlines()
     return next(i for i, line in enumerate(lines, 1) if text in line)
 
 

@@ -6,7 +6,7 @@ import pytest
 import cellkit as ms
 from cellkit import nn, ops
 
-from tests.graph.models import assert_same, f32, mlp
+from tests.graph.graph_models import assert_same, f32, mlp
 
 
 def test_jit_decorates_a_function_with_or_without_arguments():

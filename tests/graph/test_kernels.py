@@ -6,7 +6,7 @@ import cellkit as ms
 from cellkit import nn, ops
 from cellkit.graph.kernels import same_bits
 
-from tests.graph.models import assert_same, f32, mlp
+from tests.graph.graph_models import assert_same, f32, mlp
 
 
 def test_kernels_same_bits_sees_dtype_shape_signed_zero_and_nan_payloads():

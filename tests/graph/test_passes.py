@@ -5,7 +5,7 @@ import cellkit as ms
 from cellkit import nn, ops
 from cellkit.graph import passes
 
-from tests.graph.models import Block, assert_same, f32, pynative_then_graph
+from tests.graph.graph_models import Block, assert_same, f32, pynative_then_graph
 
 
 def test_passes_dce_removes_an_unused_op():

@@ -8,7 +8,7 @@ import cellkit as ms
 from cellkit import nn, ops
 from cellkit.nn import cell as cell_mod
 
-from tests.graph.models import Block, assert_same, f32, f64, mlp, pynative_then_graph
+from tests.graph.graph_models import Block, assert_same, f32, f64, mlp, pynative_then_graph
 
 
 def test_runtime_outermost_call_compiles_once_and_nested_cells_are_traced_into_it(graph_mode):

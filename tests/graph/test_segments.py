@@ -7,7 +7,7 @@ from cellkit import nn, ops
 from cellkit import recompute as rc
 from cellkit.graph.segments import Segment, plan_steps
 
-from tests.graph.models import assert_same, f64
+from tests.graph.graph_models import assert_same, f64
 
 
 def net64(seed=0):

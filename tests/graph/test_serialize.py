@@ -9,7 +9,7 @@ import cellkit as ms
 from cellkit import nn, ops
 from cellkit.graph.serialize import graph_from_dict, graph_from_proto, graph_to_proto
 
-from tests.graph.models import Block, f32
+from tests.graph.graph_models import Block, f32
 
 
 def compiled_block(graph_mode=True):

@@ -7,7 +7,7 @@ from cellkit import nn, ops
 from cellkit.graph import GraphCompileError
 from cellkit.graph.ir import InputRef
 
-from tests.graph.models import assert_same, f32
+from tests.graph.graph_models import assert_same, f32
 
 
 class Branchy(nn.Cell):
