@@ -58,7 +58,7 @@ def call(cell, args, kwargs):
     if active is not None:
         return active.call_cell(cell, args, kwargs, eager.run_opaque)
     if eager.opaque_depth:
-        return cell.construct(*args, **kwargs)  # inside an optimizer / custom-bprop Cell: op by op
+        return cell._call_with_extras(args, kwargs)  # inside an optimizer / custom-bprop Cell: op by op
     if _tracer._is_opaque_cell(cell):
         return eager.run_opaque(cell, args, kwargs)
     return _compiled_call(cell, args, kwargs, restore=False)
@@ -71,7 +71,7 @@ def _compiled_call(cell, args, kwargs, restore):
     entry = cache.get(key, stamp_for(level))
     if entry is None:
         if any(getattr(t, "_data", True) is None for t in _tensor_args(args, kwargs)):
-            return cell.construct(*args, **kwargs)  # placeholders: nothing concrete to trace with
+            return cell._call_with_extras(args, kwargs)  # placeholders: nothing concrete to trace with
         _entry, output = _compile(cell, args, kwargs, cache, key, level, restore=restore)
         return output
     cache.last = entry
@@ -79,9 +79,12 @@ def _compiled_call(cell, args, kwargs, restore):
 
 
 def _compile(cell, args, kwargs, cache, key, level, restore):
-    construct = cell.construct
-    return compile_call(construct, args, kwargs, name=type(cell).__name__, root=cell, cache=cache, key=key,
-                        level=level, arg_names=_arg_names(construct), restore=restore)
+    def run(*args, **kwargs):
+        # The Cell's input checks (set_inputs) and casts (to_float) are traced with construct.
+        return cell._call_with_extras(args, kwargs)
+
+    return compile_call(run, args, kwargs, name=type(cell).__name__, root=cell, cache=cache, key=key,
+                        level=level, arg_names=_arg_names(cell.construct), restore=restore)
 
 
 def _arg_names(fn):

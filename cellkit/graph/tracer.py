@@ -395,7 +395,7 @@ class Tracer:
 
     # ------------------------------------------------------------------ Cells
     def call_cell(self, cell, args, kwargs, run_opaque):
-        """A Cell called while tracing: trace through its construct (its hooks do not run).
+        """A Cell called while tracing: trace through its call (its hooks do not run).
 
         Cells the IR cannot look into -- an optimizer (it updates arrays in
         place) or a Cell with a custom ``bprop`` -- become one opaque node
@@ -410,7 +410,8 @@ class Tracer:
         region, label = self._region_of(cell, scope, path)
         self.scopes.append(_Scope(path, cell, region, label))
         try:
-            return cell.construct(*args, **kwargs)
+            # Through the Cell's own input checks and casts (to_float), which become part of the graph.
+            return cell._call_with_extras(args, kwargs)
         finally:
             self.scopes.pop()
 

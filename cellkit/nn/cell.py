@@ -131,6 +131,9 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
     def __call__(self, *args, **kwargs):
         if self._fast_call and _direct_calls:
             return self.construct(*args, **kwargs)
+        if not _direct_calls and _graph_runtime is not None:
+            # GRAPH_MODE, or a graph being traced: the graph runtime compiles, traces or runs the call.
+            return _graph_runtime.call(self, args, kwargs)
         return self._call_with_extras(args, kwargs)
 
     def _refresh_call_path(self, _initial=False):
@@ -162,10 +165,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
 
     def _run(self, args, kwargs):
         if not _direct_calls:
-            # GRAPH_MODE, or a graph being traced: the graph runtime compiles, traces or runs the call
-            # (hooks do not run in graph mode, as in MindSpore).
-            if _graph_runtime is not None:
-                return _graph_runtime.call(self, args, kwargs)
+            # In graph mode (reached through the graph runtime, which traces this call): hooks do not
+            # run, as in MindSpore.
             return self.construct(*args, **kwargs)
         return self._run_with_hooks(args, kwargs)
 

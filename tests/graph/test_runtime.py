@@ -204,3 +204,17 @@ def test_runtime_a_cell_with_custom_bprop_is_one_opaque_node_that_keeps_its_bpro
     eager, compiled, _, _ = pynative_then_graph(
         net, lambda: [ms.grad(loss, grad_position=0, weights=net.trainable_params())(x) for _ in range(2)])
     assert_same(eager, compiled)
+
+
+def test_runtime_to_float_casts_are_traced_so_parameter_updates_are_seen():
+    net = mlp()
+    net.to_float(ms.float16)
+    x = f32(2, 4)
+    eager, compiled, _, _ = pynative_then_graph(net, lambda: [net(x) for _ in range(2)])
+    assert_same(eager, compiled)
+    assert compiled[0].dtype == ms.float16
+    assert "cast" in ms.graph.graph_of(net).ops()
+    net[0].weight.set_data(net[0].weight * 2.0)
+    expected = net(x)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    assert_same(net(x), expected)
