@@ -148,7 +148,7 @@ def level_for(cell):
     config = getattr(cell, "_jit_config", None) if cell is not None else None
     level = config.jit_config_dict.get("jit_level", "") if config is not None else ""
     if not level:
-        context_config = _context.get_context("jit_config")
+        context_config = _context._settings["jit_config"]
         if isinstance(context_config, dict):
             level = context_config.get("jit_level", "")
         elif context_config is not None and hasattr(context_config, "jit_config_dict"):

@@ -26,8 +26,9 @@ into are copied at every run.
 def graph_SequentialCell(args, kwargs):
     t0 = args[0]
     a0 = t0._data
-    v0 = K0(a0, S0._data, S1._data)  # dense  Default/0-Dense
-    v1 = K1(v0)  # relu  Default/1-ReLU
+    v0 = a0 @ S0._data.T
+    v0 += S1._data  # dense  Default/0-Dense
+    v1 = maximum0(v0, zero1)  # relu  Default/1-ReLU
     return _T(v1)
 """
 from __future__ import annotations
@@ -212,8 +213,14 @@ def _build_fast(graph, accessors, written, use_kernels):
         made = choose_kernel(node, _traced_array_lookup(node)) if use_kernels else None
         if made is not None:
             kernel, refs = made
-            ns[f"K{node.index}"] = kernel
-            body.append(f"v{node.index} = K{node.index}({', '.join(src.array(r) for r in refs)}){comment}")
+            arguments = [src.array(r) for r in refs]
+            inline = getattr(kernel, "inline", None)
+            if inline is not None:
+                statements = inline(arguments, f"v{node.index}", lambda obj, hint="B": src.bind(hint, obj))
+                body += statements[:-1] + [statements[-1] + comment]
+            else:
+                ns[f"K{node.index}"] = kernel
+                body.append(f"v{node.index} = K{node.index}({', '.join(arguments)}){comment}")
             kernels += 1
             continue
 

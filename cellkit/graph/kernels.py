@@ -51,6 +51,12 @@ def _dense(X, W):
     return X @ W.T
 
 
+# Kernels may also give their body as statements, which the fast plan writes inline (no call at all):
+# ``inline(argument expressions, output name, bind)`` where ``bind(obj, hint)`` names an object for the code.
+_dense_bias.inline = lambda a, out, bind: [f"{out} = {a[0]} @ {a[1]}.T", f"{out} += {a[2]}"]
+_dense.inline = lambda a, out, bind: [f"{out} = {a[0]} @ {a[1]}.T"]
+
+
 def _relu_for(dtype):
     # A zero of the array's own dtype: NumPy then skips its Python-scalar promotion step, which costs
     # more than the maximum itself on small arrays.
@@ -59,6 +65,7 @@ def _relu_for(dtype):
     def relu(A):
         return np.maximum(A, zero)
 
+    relu.inline = lambda a, out, bind: [f"{out} = {bind(np.maximum, 'maximum')}({a[0]}, {bind(zero, 'zero')})"]
     return relu
 
 
