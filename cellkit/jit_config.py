@@ -10,7 +10,13 @@ __all__ = ["JitConfig"]
 
 
 class JitConfig:
-    """Compilation options for graph mode (``jit_level``, ``exc_mode``, ...), kept as a dict."""
+    """Compilation options for graph mode (``jit_level``, ``exc_mode``, ...), kept as a dict.
+
+    ``jit_level`` chooses the passes :mod:`cellkit.graph` runs on a Cell's graph:
+    ``'O0'`` runs it as traced, ``'O1'`` and ``'O2'`` fold constants and remove
+    dead code; ``''`` leaves the choice to ``set_context(jit_config=...)``,
+    else O1.  The other options are recorded.
+    """
 
     def __init__(self, jit_level="", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE",
                  infer_boost="off", **kwargs):
