@@ -137,6 +137,14 @@ class GraphCache:
     def clear(self):
         self.entries.clear()
 
+    # A copied or pickled Cell starts with an empty cache: compiled graphs hold the original Cell's
+    # Parameters (and generated code, which does not pickle), so a copy compiles its own.
+    def __reduce__(self):
+        return (GraphCache, ())
+
+    def __deepcopy__(self, memo):
+        return GraphCache()
+
 
 def stamp_for(level):
     """What a cached entry must still match: the Cells' configuration version, the level and the backend."""

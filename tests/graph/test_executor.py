@@ -119,3 +119,14 @@ def test_executor_gradients_flow_through_the_tape_plan():
     net(x)  # compiled outside the transform
     compiled = ms.grad(loss, grad_position=0, weights=net.trainable_params())(x)
     assert_same(eager, compiled)
+
+
+def test_executor_graph_mode_on_every_backend(backend):
+    net = mlp(ms.float64)
+    x = ms.Tensor(np.random.default_rng(3).standard_normal((5, 4)))
+    loss = lambda x: (net(x) ** 2).sum()  # noqa: E731
+    eager = (net(x), ms.grad(loss, grad_position=0, weights=net.trainable_params())(x))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net(x)
+    compiled = (net(x), ms.grad(loss, grad_position=0, weights=net.trainable_params())(x))
+    assert_same(eager, compiled)

@@ -218,3 +218,84 @@ def test_runtime_to_float_casts_are_traced_so_parameter_updates_are_seen():
     expected = net(x)
     ms.set_context(mode=ms.GRAPH_MODE)
     assert_same(net(x), expected)
+
+
+def test_runtime_a_copied_or_pickled_cell_compiles_its_own_graph():
+    import copy
+    import pickle
+
+    net = mlp()
+    x = f32(2, 4)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net(x)
+    twin = copy.deepcopy(net)
+    revived = pickle.loads(pickle.dumps(net))
+    for other in (twin, revived):
+        assert ms.graph.trace_count(other) == 0
+        other[0].weight.set_data(other[0].weight * 0.0)
+        assert_same(other(x), ops.dense(ops.relu(ops.dense(x, other[0].weight, other[0].bias)),
+                                        other[2].weight, other[2].bias))
+    assert not (net(x).asnumpy() == twin(x).asnumpy()).all()  # the original still uses its own weights
+
+
+def test_runtime_an_optimizer_inside_a_graph_is_one_node_that_runs_every_call():
+    def build():
+        ms.set_seed(0)
+        net = nn.Dense(3, 2, dtype=ms.float64)
+        return net, nn.SGD(net.trainable_params(), learning_rate=0.5)
+
+    class Apply(nn.Cell):
+        def __init__(self, optimizer):
+            super().__init__(auto_prefix=False)
+            self.optimizer = optimizer
+
+        def construct(self, grad_w, grad_b):
+            self.optimizer((grad_w, grad_b))
+            return grad_w.sum()
+
+    grads = (f64(2, 3), f64(2, seed=1))
+    net, opt = build()
+    step = Apply(opt)
+    for _ in range(3):
+        step(*grads)
+    eager = [p.asnumpy() for p in net.trainable_params()]
+    net, opt = build()
+    step = Apply(opt)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    for _ in range(3):
+        step(*grads)
+    assert ms.graph.trace_count(step) == 1
+    node = ms.graph.graph_of(step).nodes[0]
+    assert node.op == "SGD" and node.kind == "cell" and node.effectful
+    assert_same(eager, [p.asnumpy() for p in net.trainable_params()])
+
+
+def test_runtime_list_inputs_and_model_train_in_graph_mode():
+    class Total(nn.Cell):
+        def construct(self, xs):
+            return xs[0] + xs[1]
+
+    net = Total()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net([f32(2), f32(2, seed=1)])
+    assert_same(net([f32(2, seed=2), f32(2, seed=3)]), f32(2, seed=2) + f32(2, seed=3))
+    assert [i.name for i in ms.graph.graph_of(net).inputs] == ["xs[0]", "xs[1]"]
+
+
+def test_runtime_model_train_and_eval_in_graph_mode_match_pynative():
+    def run():
+        ms.set_seed(0)
+        net = nn.SequentialCell(nn.Dense(4, 8, dtype=ms.float64), nn.ReLU(), nn.Dense(8, 2, dtype=ms.float64))
+        model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), learning_rate=0.1), metrics={"loss"})
+        data = [(f64(4, 4, seed=s), f64(4, 2, seed=10 + s)) for s in range(3)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # the training step runs op by op (documented)
+            model.train(2, data, progress=False)
+            result = model.eval(data, progress=False)
+        return [p.asnumpy() for p in net.trainable_params()], result
+
+    eager_weights, eager_eval = run()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    graph_weights, graph_eval = run()
+    assert_same(eager_weights, graph_weights)
+    assert eager_eval == graph_eval
