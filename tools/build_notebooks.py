@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import json
+import re
 import sys
 import tempfile
 import time
@@ -104,7 +106,9 @@ def normalise(nb, name):
 
     - no execution metadata (timestamps) on the cells;
     - widget model ids renumbered in order of first appearance, derived from
-      ``name``, so the same notebook gets the same ids on every build.
+      ``name``, so the same notebook gets the same ids on every build;
+    - a progress bar's text form (what a viewer without widget support
+      shows) is its final state, not the empty bar it started as.
     """
     for cell in nb.cells:
         cell.get("metadata", {}).pop("execution", None)
@@ -112,23 +116,59 @@ def normalise(nb, name):
     if not state:
         nb.metadata.pop("widgets", None)
         return nb
-    order = []
-    for cell in nb.cells:   # the views in the outputs first (their order is the reading order) ...
+    for cell in nb.cells:
         for output in cell.get("outputs", []):
             view = output.get("data", {}).get(WIDGET_VIEW)
-            if view and view.get("model_id") in state and view["model_id"] not in order:
-                order.append(view["model_id"])
-    order += [model_id for model_id in state if model_id not in order]   # ... then their children
+            text = view and _progress_text(state, view.get("model_id"))
+            if text:
+                output["data"]["text/plain"] = text
+    # Number the models in reading order: each view in the outputs, then (depth first) the models it
+    # refers to.  Models no view reaches cannot be drawn and are left out.
+    order, seen = [], set()
+
+    def visit(model_id):
+        if model_id in seen or model_id not in state:
+            return
+        seen.add(model_id)
+        order.append(model_id)
+        for child in re.findall(r"IPY_MODEL_([0-9a-f]{32})", json.dumps(state[model_id], sort_keys=True)):
+            visit(child)
+
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if view:
+                visit(view.get("model_id"))
     mapping = {old: hashlib.sha256(f"{name}:{i}".encode()).hexdigest()[:32] for i, old in enumerate(order)}
-    text = json.dumps(nb)
-    for old, new in mapping.items():
-        text = text.replace(old, new)
+    # One pass, so that an id already renumbered is never renamed twice (a rebuild is a fixed point).
+    text = re.sub(r"[0-9a-f]{32}", lambda m: mapping.get(m.group(0), m.group(0)), json.dumps(nb))
     renumbered = json.loads(text)
     state = renumbered["metadata"]["widgets"][WIDGET_STATE]["state"]
     renumbered["metadata"]["widgets"][WIDGET_STATE]["state"] = {mapping[old]: state[mapping[old]] for old in order}
     import nbformat
 
     return nbformat.from_dict(renumbered)
+
+
+def _progress_text(state, model_id):
+    """The text of a tqdm bar (an HBox of HTML, progress, HTML) from its saved state, or None."""
+    box = state.get(model_id, {})
+    children = box.get("state", {}).get("children", []) if box.get("model_name") == "HBoxModel" else []
+    if len(children) != 3:
+        return None
+    left, bar, right = (state.get(str(child).replace("IPY_MODEL_", ""), {}) for child in children)
+    if (left.get("model_name"), right.get("model_name")) != ("HTMLModel", "HTMLModel") or \
+            bar.get("model_name") not in ("FloatProgressModel", "IntProgressModel"):
+        return None
+    bar_state = bar.get("state", {})
+    maximum, value = bar_state.get("max") or 0, bar_state.get("value") or 0
+    filled = int(round(10 * min(value / maximum, 1.0))) if maximum else 0
+
+    def plain(widget):
+        text = re.sub(r"<[^>]*>", "", str(widget.get("state", {}).get("value", "")))
+        return html.unescape(text).replace("\u2007", " ")
+
+    return f"{plain(left)}|{'█' * filled}{' ' * (10 - filled)}|{plain(right)}"
 
 
 def build(paths, write=True, timeout=CELL_TIMEOUT_S, out=print):
