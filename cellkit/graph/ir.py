@@ -290,6 +290,7 @@ class Graph:
         self.jit_level = jit_level
         self.passes = []
         self.constants = []
+        self.input_template = None  # (args, kwargs) with InputRef leaves: where each input is found in a call
         self.finish()
 
     def finish(self):

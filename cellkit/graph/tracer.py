@@ -29,6 +29,7 @@ import sys
 
 from ..nn import cell as _cell_mod
 from ..nn.buffer import Buffer
+from ..nn.optim import Optimizer
 from ..parameter import Parameter
 from ..tensor import Tensor
 from . import registry
@@ -124,6 +125,8 @@ class Tracer:
         self.output = None
         if root is not None:
             self._note_root_states(root)
+            if root._has_hooks():
+                self.hooked_cells.append(root)
 
     # ------------------------------------------------------------------ running
     def run(self, fn, args, kwargs, arg_names=()):
@@ -310,6 +313,8 @@ class Tracer:
         if info.kind == "constructor":
             self._exit_constructor(pending)
             return
+        if output is None:
+            return  # nothing returned (or the op raised: the profile sees both as a None return)
         node = self._node(pending, info.name)
         self._record(node, output, pending.arrays)
 
@@ -431,8 +436,6 @@ class Tracer:
             output = run_opaque(cell, args, kwargs)
         finally:
             self.hard = None
-        from ..nn.optim import Optimizer
-
         node = Node(type(cell).__name__, cell, "cell", args_t, kwargs_t, (), scope=path,
                     location=location(user_frame(sys._getframe(1), outside_package=False)),
                     effectful=isinstance(cell, Optimizer), opaque=True)
@@ -492,8 +495,6 @@ def _dynamic_roots(node, seen=None):
 
 
 def _is_opaque_cell(cell):
-    from ..nn.optim import Optimizer
-
     return isinstance(cell, Optimizer) or cell._has_custom_bprop()
 
 

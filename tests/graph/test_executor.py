@@ -130,3 +130,28 @@ def test_executor_graph_mode_on_every_backend(backend):
     net(x)
     compiled = (net(x), ms.grad(loss, grad_position=0, weights=net.trainable_params())(x))
     assert_same(eager, compiled)
+
+
+def test_executor_assignments_in_construct_run_at_every_call():
+    class Accumulate(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.total = ms.Parameter(ms.Tensor([0.0, 0.0]), name="total", requires_grad=False)
+
+        def construct(self, x):
+            self.total = self.total + x      # a Tensor assigned over a Parameter: set_data
+            x[0] = 5.0                       # an in-place write into the input
+            return self.total * 1.0
+
+    net = Accumulate()
+    inputs = [ms.Tensor([1.0, 2.0]) for _ in range(3)]
+    eager, compiled, state_eager, state_graph = pynative_then_graph(
+        net, lambda: [net(ms.Tensor(x.asnumpy())) for x in inputs])
+    assert_same(eager, compiled)
+    assert_same(state_eager, state_graph)
+    assert state_graph[0].tolist() == [3.0, 6.0]
+    ms.set_context(mode=ms.GRAPH_MODE)
+    x = ms.Tensor([1.0, 2.0])
+    net(x)
+    assert x.asnumpy().tolist() == [5.0, 2.0]  # written in place, as in PyNative
+    assert "set_data" in ms.graph.graph_of(net).ops() and "setitem" in ms.graph.graph_of(net).ops()

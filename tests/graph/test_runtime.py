@@ -299,3 +299,13 @@ def test_runtime_model_train_and_eval_in_graph_mode_match_pynative():
     graph_weights, graph_eval = run()
     assert_same(eager_weights, graph_weights)
     assert eager_eval == graph_eval
+
+
+def test_runtime_hooks_on_the_outermost_cell_do_not_run_either(graph_mode):
+    net = mlp()
+    calls = []
+    net.register_forward_pre_hook(lambda cell, inputs: calls.append(1))
+    with pytest.warns(UserWarning, match="SequentialCell"):
+        net(f32(1, 4))
+    net(f32(1, 4))
+    assert calls == []
