@@ -164,18 +164,10 @@ def compile_and_run(cell, args, kwargs):
     if _context.get_context("mode") != _context.GRAPH_MODE:
         return cell(*args, **kwargs)
     compile_cell(cell, args, kwargs)
-    cache = _cache_of(cell)
-    entry = cache.get(signature(args, kwargs), stamp_for(level_for(cell)))
-    if entry is None:
+    entry = _cache_of(cell).get(signature(args, kwargs), stamp_for(level_for(cell)))
+    if entry is None:  # dynamic placeholders: nothing was compiled
         return cell(*args, **kwargs)
-    if _ag._depth == 0 and not _cell_mod._direct_calls:
-        return entry(args, kwargs)
-    previous = _cell_mod._direct_calls
-    _cell_mod._direct_calls = False  # an eager entry's inner Cells go through graph mode too
-    try:
-        return entry(args, kwargs)
-    finally:
-        _cell_mod._direct_calls = previous
+    return entry(args, kwargs)
 
 
 def func_graph_proto(cell):

@@ -10,7 +10,8 @@ draws and without counting BatchNorm's batch twice.  Gradients are the same
 as without recompute.
 
 Outside a gradient transform nothing is recorded anyway, so segments run
-like any other nodes.
+like any other nodes.  The one run that traces the graph (its first call)
+is an ordinary recorded run: recompute starts with the compiled graph.
 
 >>> import cellkit as ms
 >>> from cellkit import nn

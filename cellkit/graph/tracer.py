@@ -22,6 +22,17 @@ state raises :class:`~cellkit.graph.errors.GraphCompileError` naming the
 line.  A gradient transform run inside ``construct`` (``TrainOneStepCell``)
 marks the trace *untraceable*: the runtime then runs that construct op by op
 (see :mod:`cellkit.graph.runtime`).
+
+>>> import cellkit as ms
+>>> from cellkit import ops
+>>> tracer = Tracer("scaled")
+>>> out = tracer.run(lambda x: ops.exp(x) * 2.0, (ms.Tensor([0.0, 1.0]),), {}, ["x"])
+>>> print(tracer.graph())  # doctest: +NORMALIZE_WHITESPACE
+graph scaled(%x: Float32[2]) {  # jit_level O0
+  %0 = exp(%x) : Float32[2]  # Default
+  %1 = mul(%0, 2.0) : Float32[2]  # Default
+  return %1
+}
 """
 from __future__ import annotations
 
