@@ -40,7 +40,7 @@ from .. import backend as _backend
 from .. import recompute as _rc
 from ..tensor import Tensor
 from .eager import run_opaque
-from .ir import ConstRef, InputRef, NodeOutput, Ref, StateRef, TensorSpec, iter_refs
+from .ir import ConstRef, InputRef, NodeOutput, Ref, StateRef, TensorSpec
 from .kernels import choose_kernel
 from .segments import Segment, plan_steps
 

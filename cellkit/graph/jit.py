@@ -40,7 +40,6 @@ import inspect
 import types
 import weakref
 
-from .. import autograd as _ag  # noqa: F401  (documented interplay: gradients flow through the tape plan)
 from ..nn import cell as _cell_mod
 from ..nn.cell import Cell
 from . import eager, tracer as _tracer

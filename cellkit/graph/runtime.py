@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import inspect
 
-from .. import autograd as _ag
 from .. import context as _context
 from ..nn import cell as _cell_mod
 from . import eager, tracer as _tracer

@@ -1,7 +1,6 @@
 """GRAPH_MODE for Cells: compile on first call, cache per signature, hooks off, compile/compile_and_run/proto."""
 import warnings
 
-import numpy as np
 import pytest
 
 import cellkit as ms

@@ -1,5 +1,4 @@
 """Tracing: values by identity, soft ops, constructors, and refusing data-dependent Python decisions."""
-import numpy as np
 import pytest
 
 import cellkit as ms
