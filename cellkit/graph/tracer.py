@@ -40,7 +40,7 @@ import sys
 
 from ..nn import cell as _cell_mod
 from ..nn.buffer import Buffer
-from ..nn.optim import Optimizer
+from ..nn.optim import LearningRateSchedule, Optimizer
 from ..parameter import Parameter
 from ..tensor import Tensor
 from . import registry
@@ -413,9 +413,10 @@ class Tracer:
     def call_cell(self, cell, args, kwargs, run_opaque):
         """A Cell called while tracing: trace through its call (its hooks do not run).
 
-        Cells the IR cannot look into -- an optimizer (it updates arrays in
-        place) or a Cell with a custom ``bprop`` -- become one opaque node
-        that calls the Cell when the graph runs.
+        Cells the IR cannot look into -- an optimizer or learning-rate
+        schedule (they compute on raw arrays) or a Cell with a custom
+        ``bprop`` -- become one opaque node that calls the Cell when the
+        graph runs.
         """
         scope = self.scopes[-1]
         path = f"{scope.path}/{scope.child_name(cell)}-{type(cell).__name__}"
@@ -506,7 +507,13 @@ def _dynamic_roots(node, seen=None):
 
 
 def _is_opaque_cell(cell):
-    return isinstance(cell, Optimizer) or cell._has_custom_bprop()
+    """Cells the IR does not look into: the optimizer machinery (it computes on raw arrays and reads the
+    step counter as a Python number) and Cells with a custom ``bprop``."""
+    return (isinstance(cell, (Optimizer, LearningRateSchedule)) or type(cell).__module__.startswith(_OPTIM)
+            or cell._has_custom_bprop())
+
+
+_OPTIM = Optimizer.__module__.rsplit(".", 1)[0]  # cellkit.nn.optim
 
 
 def _tensors(value):

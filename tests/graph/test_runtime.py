@@ -308,3 +308,13 @@ def test_runtime_hooks_on_the_outermost_cell_do_not_run_either(graph_mode):
         net(f32(1, 4))
     net(f32(1, 4))
     assert calls == []
+
+
+def test_runtime_learning_rate_schedules_run_op_by_op_so_the_step_is_read_each_time(graph_mode):
+    w = ms.Parameter(ms.Tensor([1.0, 1.0]), name="w")
+    optimizer = nn.SGD([w], [0.1, 0.2, 0.3])
+    rates = []
+    for _ in range(3):
+        rates.append(float(optimizer.get_lr().asnumpy()))
+        optimizer((ms.Tensor([1.0, 1.0]),))
+    assert rates == pytest.approx([0.1, 0.2, 0.3])
