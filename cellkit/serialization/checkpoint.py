@@ -3,7 +3,8 @@
 Saving takes a snapshot of every value on the host first (the only place
 tensors leave the device), then writes the file *atomically*: into a
 temporary file in the same folder, flushed to disk, then renamed over the
-target.  An interrupted save leaves the previous file as it was.  The file
+target.  An interrupted save leaves the previous file as it was (and a
+temporary file that a killed process left is removed by the next save).  The file
 ends up read-only for its owner, as MindSpore leaves its checkpoints.
 
 Loading reads and checks the *whole* file before it returns anything or
@@ -21,6 +22,9 @@ Where cellkit departs from MindSpore 2.10, on purpose:
   (MindSpore reads past it); Parameters loaded from a ``.safetensors`` file
   are named after their keys (MindSpore names them ``Parameter#<n>``);
   safetensors CRCs work for bfloat16 too (MindSpore fails to save them).
+* A name that appears twice in a file (not as the consecutive slices of one
+  large parameter) is refused, in ``.ckpt`` and ``.safetensors`` files alike
+  (MindSpore keeps the last value silently).
 * ``load_param_into_net`` checks every entry before changing any Parameter,
   so a shape or dtype error leaves the network untouched; a checkpoint shape
   with extra trailing 1s (``(3, 2, 1, 1)`` for ``(3, 2)``) is reshaped to the
@@ -33,6 +37,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import stat
 import tempfile
 import threading
@@ -324,10 +329,14 @@ def _write_atomically(path, write):
     """Run ``write(temporary path)``, make it durable, then rename it over ``path``.
 
     On any failure (including KeyboardInterrupt) the temporary file is removed
-    and ``path`` keeps its previous content.
+    and ``path`` keeps its previous content.  A process killed before the
+    rename leaves its temporary file; the next save of ``path`` removes it.
     """
     directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    _remove_stale_temporaries(directory, os.path.basename(path))
+    # The temporary name carries our process id, so a later save can tell a leftover of a
+    # process that died mid-save (a killed kernel) from a file another process is still writing.
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.{os.getpid()}.", suffix=".tmp")
     os.close(fd)
     try:
         write(tmp)
@@ -344,6 +353,45 @@ def _write_atomically(path, write):
             pass
         raise
     _fsync_directory(directory)
+
+
+def _remove_stale_temporaries(directory, base):
+    """Delete the temporary files that saves of ``base`` left behind when their process died.
+
+    ``_write_atomically`` removes its temporary file on any exception, but a
+    process killed between write and rename (a kernel restart during a save)
+    cannot; its ``.<base>.<pid>.<random>.tmp`` stays.  Only files of processes
+    that no longer run are removed, never one another process is writing.
+    """
+    pattern = re.compile(r"\." + re.escape(base) + r"\.(\d+)\.[A-Za-z0-9_]+\.tmp")
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match is None:
+            continue
+        pid = int(match.group(1))
+        if pid == os.getpid() or _process_alive(pid):
+            continue
+        try:
+            os.remove(os.path.join(directory, name))
+        except OSError:
+            pass
+
+
+def _process_alive(pid):
+    """Whether process ``pid`` runs (True when that cannot be told: never delete on a guess)."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def _fsync_directory(directory):
@@ -471,8 +519,9 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     except ValueError as exc:  # e.g. a name MindSpore would not accept either
         raise ValueError(f"For 'load_checkpoint', failed to load the checkpoint file {label}: {exc}") from None
     if not parameter_dict:
-        raise ValueError("The loaded parameter dict is empty after filter or specify, please check whether "
-                         "'filter_prefix' or 'specify_prefix' are set correctly.")
+        raise ValueError(f"The loaded parameter dict is empty after filter or specify (checkpoint file {label}), "
+                         "please check whether the file holds parameters and whether 'filter_prefix' or "
+                         "'specify_prefix' are set correctly.")
     if net is not None:
         load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
     return parameter_dict

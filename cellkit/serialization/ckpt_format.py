@@ -47,7 +47,7 @@ from .. import dtype as _dt
 
 __all__ = [
     "CKPT_DTYPES", "STRING_TYPE", "CRC_MARKER", "SLICE_BYTES", "encode_entry", "decode",
-    "split_crc_trailer", "crc_trailer", "DecodeError",
+    "split_crc_trailer", "crc_trailer", "DecodeError", "reshaped",
 ]
 
 # tensor_type strings, exactly as MindSpore writes them (str(mindspore dtype)).
@@ -182,11 +182,18 @@ def decode(content, keep=None):
     entries = []
     values = message.value
     count = len(values)
+    first_index = {}  # tag -> index of its first record, to refuse a name that comes back later
     i = 0
     while i < count:
         tag = values[i].tag
         if not isinstance(tag, str):  # protobuf hands back bytes for a proto2 string that is not UTF-8
             raise DecodeError(f"entry {i} has a name that is not valid UTF-8: {tag!r}")
+        if tag in first_index:
+            # MindSpore lets the later one win silently; from an untrusted file that is ambiguous
+            # (which value did the writer mean?), so the file is refused.
+            raise DecodeError(f"the name '{tag}' appears twice (records {first_index[tag]} and {i}); a checkpoint "
+                              "holds each name once")
+        first_index[tag] = i
         # Consecutive values with one tag are slices of one parameter's bytes.
         j = i + 1
         while j < count and values[j].tag == tag:
@@ -212,6 +219,9 @@ def _decode_tensor(tag, group):
     data = b"".join(piece.tensor.tensor_content for piece in group)
 
     if tensor_type == STRING_TYPE:
+        if len(group) > 1:  # only large tensors are split; two text records of one name are a duplicate
+            raise DecodeError(f"the text entry '{tag}' appears in {len(group)} consecutive records; a checkpoint "
+                              "holds each name once")
         if len(data) % 4:
             raise DecodeError(f"text entry '{tag}' has {len(data)} bytes, not a whole number of UTF-32 characters")
         try:
@@ -234,5 +244,20 @@ def _decode_tensor(tag, group):
                           f"{tensor_type} needs {expected}")
     if dtype is _dt.bool_:
         # Any non-zero byte is True; never trust the bytes to be 0 or 1.
-        return (np.frombuffer(data, dtype=np.uint8) != 0).reshape(dims)
-    return np.frombuffer(data, dtype=_little_endian(dtype.to_backend(np))).reshape(dims)
+        array = np.frombuffer(data, dtype=np.uint8) != 0
+    else:
+        array = np.frombuffer(data, dtype=_little_endian(dtype.to_backend(np)))
+    return reshaped(array, dims, f"entry '{tag}'", DecodeError)
+
+
+def reshaped(array, dims, what, error):
+    """``array.reshape(dims)``, or ``error`` when NumPy cannot hold that shape.
+
+    The byte count already matches, but a zero-sized tensor may still declare
+    dims NumPy refuses: more than 64 of them, or a product that overflows
+    (``[0, 2**62, 2**62]``).  NumPy's own ValueError would not name the file.
+    """
+    try:
+        return array.reshape(dims)
+    except ValueError as exc:
+        raise error(f"{what} declares a shape NumPy cannot hold ({len(dims)} dims; {exc})") from None

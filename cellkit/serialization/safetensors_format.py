@@ -15,6 +15,7 @@ import json
 import numpy as np
 
 from .. import dtype as _dt
+from .ckpt_format import reshaped
 
 __all__ = ["SAFETENSORS_DTYPES", "write", "read", "crc_of", "FormatError"]
 
@@ -45,6 +46,21 @@ def write(path, arrays, metadata):
     save_file(ordered, path, metadata=metadata if ordered else None)
 
 
+def _refuse_duplicates(pairs):
+    """A JSON object as a dict, refusing a key given twice.
+
+    The ``safetensors`` parser (and ``json``) silently keep the last of two
+    same-named tensors; from an untrusted file that is ambiguous, so it is
+    refused.
+    """
+    result = {}
+    for key, value in pairs:
+        if key in result:
+            raise FormatError(f"the header names '{key}' twice; a safetensors file holds each name once")
+        result[key] = value
+    return result
+
+
 def read(content):
     """``(entries, metadata)`` of a safetensors file's bytes.
 
@@ -59,7 +75,8 @@ def read(content):
     except Exception as exc:  # SafetensorError
         raise FormatError(f"the content is not a valid safetensors file ({exc})") from None
     header_length = int.from_bytes(content[:8], "little")
-    metadata = json.loads(bytes(content[8:8 + header_length])).get("__metadata__")
+    metadata = json.loads(bytes(content[8:8 + header_length]), object_pairs_hook=_refuse_duplicates)
+    metadata = metadata.get("__metadata__")
     entries = []
     for name, view in sorted(views, key=lambda item: item[0]):
         if metadata and name in metadata:
@@ -75,5 +92,5 @@ def read(content):
             array = np.frombuffer(data, dtype=np.uint8) != 0
         else:
             array = np.frombuffer(data, dtype=np.dtype(dtype.to_backend(np)).newbyteorder("<"))
-        entries.append((name, array.reshape(view["shape"])))
+        entries.append((name, reshaped(array, view["shape"], f"tensor '{name}'", FormatError)))
     return entries, metadata
