@@ -4,7 +4,10 @@
 (``cellkit.backend.current().xp``: NumPy, CuPy, or ``array_api_strict`` on a
 pretend device): the reductions and the histogram binning run on the
 device, and only a handful of scalars (counts, mean, std, min, max) and the
-bin counts are copied to the host -- two small transfers, never the tensor.
+bin counts are copied to the host, never the tensor.  On a GPU the counts,
+mean, std, min and max come from one fused kernel that reads each value
+once (:mod:`cellkit.display.stats_kernel`); the histogram, which needs the
+range first, is a second pass.  Other namespaces use their reductions.
 :func:`preview` copies only the corner values a display shows.
 
 Non-finite values are counted (NaN, +Inf, -Inf) and left out of the mean,
@@ -125,7 +128,9 @@ def summarize(data, bins=HIST_BINS) -> Summary:
 
     ``data`` is the array itself (``tensor._data``).  Integers with fewer
     distinct possible values than ``bins`` get one bin per value; booleans
-    two bins (False, True).
+    two bins (False, True).  On a GPU the counts and moments come from one
+    fused kernel (:mod:`cellkit.display.stats_kernel`); elsewhere from the
+    namespace's reductions.
     """
     kind = _dt.dtype_of(data).kind
     size = 1
@@ -135,6 +140,7 @@ def summarize(data, bins=HIST_BINS) -> Summary:
     if size == 0:
         return summary
     xp = namespace_of(data)
+    fused = _fused_moments(xp, data)
     x = xp.reshape(data, (-1,))
     if kind == "float":
         work = xp.float64 if _dt.dtype_of(data).itemsize == 8 else xp.float32
@@ -142,36 +148,38 @@ def summarize(data, bins=HIST_BINS) -> Summary:
         work = xp.float64
     if x.dtype != work:
         x = xp.astype(x, work)
-    # -- pass 1 on the device: counts, sum, extremes; one small copy to the host
-    if kind == "float":
-        finite = xp.isfinite(x)
-        counts = [_count(xp, xp.isnan(x)), _count(xp, x == math.inf), _count(xp, x == -math.inf),
-                  _count(xp, finite)]
-        zero = xp.zeros_like(x[:1])
-        clean = xp.where(finite, x, zero)
-        low = xp.min(xp.where(finite, x, zero + math.inf))
-        high = xp.max(xp.where(finite, x, zero - math.inf))
+    finite = xp.isfinite(x) if kind == "float" else None
+    zero = xp.zeros_like(x[:1])
+    clean = x if finite is None else xp.where(finite, x, zero)
+    if fused is not None:  # one pass on the device gave everything but the histogram
+        summary.nan, summary.posinf, summary.neginf, summary.finite = (
+            fused["nan"], fused["posinf"], fused["neginf"], fused["finite"])
+        if summary.finite == 0:
+            return summary
+        low, high = fused["min"], fused["max"]
+        summary.mean, summary.std = fused["mean"], fused["std"]
     else:
-        finite = None
-        counts = []
-        clean = x
-        low, high = xp.min(x), xp.max(x)
-    total = xp.sum(clean)
-    host = to_host(xp.stack([xp.astype(xp.asarray(v) if not hasattr(v, "dtype") else v, xp.float64)
-                             for v in counts + [total, low, high]]))
-    values = [float(v) for v in host.tolist()]
-    if kind == "float":
-        summary.nan, summary.posinf, summary.neginf, summary.finite = (int(v) for v in values[:4])
-        values = values[4:]
-    n = summary.finite
-    if n == 0:
-        return summary
-    total, low, high = values
-    mean = total / n
-    # -- pass 2 on the device: spread around the mean, histogram; one more small copy
-    spread = clean - mean
-    if finite is not None:
-        spread = xp.where(finite, spread, xp.zeros_like(spread[:1]))
+        # -- pass 1 on the device: counts, sum, extremes; one small copy to the host
+        if finite is not None:
+            counts = [_count(xp, xp.isnan(x)), _count(xp, x == math.inf), _count(xp, x == -math.inf),
+                      _count(xp, finite)]
+            low = xp.min(xp.where(finite, x, zero + math.inf))
+            high = xp.max(xp.where(finite, x, zero - math.inf))
+        else:
+            counts = []
+            low, high = xp.min(x), xp.max(x)
+        total = xp.sum(clean)
+        host = to_host(xp.stack([xp.astype(xp.asarray(v) if not hasattr(v, "dtype") else v, xp.float64)
+                                 for v in counts + [total, low, high]]))
+        values = [float(v) for v in host.tolist()]
+        if finite is not None:
+            summary.nan, summary.posinf, summary.neginf, summary.finite = (int(v) for v in values[:4])
+            values = values[4:]
+        if summary.finite == 0:
+            return summary
+        total, low, high = values
+        summary.mean = total / summary.finite
+    # -- the histogram (and, without the fused kernel, the spread): one more small copy
     lo, hi, nbins = low, high, bins
     if kind == "bool":
         lo, hi, nbins = -0.5, 1.5, 2
@@ -185,16 +193,41 @@ def summarize(data, bins=HIST_BINS) -> Summary:
     index = xp.astype(position, xp.int64)
     if finite is not None:
         index = xp.where(finite, index, xp.full_like(index[:1], nbins))  # non-finite: an extra bin, dropped
-    counts = _bincount(xp, index, nbins + 1)[:nbins]  # the extra bin (non-finite) stays on the device
-    host = to_host(xp.concat([xp.reshape(xp.astype(xp.sum(spread * spread), xp.float64), (1,)),
-                              xp.astype(counts, xp.float64)]))
-    values = host.tolist()
-    summary.mean = mean
-    summary.std = math.sqrt(max(values[0], 0.0) / n)
+    counts = xp.astype(_bincount(xp, index, nbins + 1)[:nbins], xp.float64)  # the extra bin stays here
+    if fused is None:
+        spread = clean - summary.mean
+        if finite is not None:
+            spread = xp.where(finite, spread, xp.zeros_like(spread[:1]))
+        counts = xp.concat([xp.reshape(xp.astype(xp.sum(spread * spread), xp.float64), (1,)), counts])
+    values = to_host(counts).tolist()
+    if fused is None:
+        summary.std = math.sqrt(max(values[0], 0.0) / summary.finite)
+        values = values[1:]
     summary.min, summary.max = low, high
-    summary.hist = [int(v) for v in values[1:]]
+    summary.hist = [int(v) for v in values]
     summary.lo, summary.hi = lo, hi
     return summary
+
+
+# Set when the fused GPU kernel failed once (no compiler, a driver problem): use the portable path.
+_fused_unavailable = []
+
+
+def _fused_moments(xp, data):
+    """The one-pass GPU figures for a CuPy array, or None (NumPy, strict, or the kernel failed)."""
+    if _fused_unavailable or getattr(xp, "RawModule", None) is None:  # only CuPy has RawModule
+        return None
+    try:
+        from . import stats_kernel
+
+        return stats_kernel.moments(xp, data)
+    except Exception as exc:  # noqa: BLE001 - a display never fails: fall back, and say so once
+        _fused_unavailable.append(exc)
+        import warnings
+
+        warnings.warn(f"cellkit.display: the one-pass GPU statistics kernel failed ({type(exc).__name__}: "
+                      f"{exc}); using the portable reductions", RuntimeWarning, stacklevel=3)
+        return None
 
 
 def preview(data, rows=8, cols=8):
