@@ -18,6 +18,7 @@ Tensor(shape=[3], dtype=Int64, value= [4, 5, 6])
 from __future__ import annotations
 
 import numbers
+import os
 
 import numpy as np
 
@@ -47,12 +48,17 @@ def _infer_dtype(data):
 
 def _host_array_from_python(data, dtype):
     """Nested Python lists / scalars -> a NumPy array with MindSpore's default dtype."""
-    host = np.asarray(data)
+    try:
+        host = np.asarray(data)
+    except (ValueError, TypeError, OverflowError):  # ragged nesting, or an element NumPy cannot hold
+        host = np.empty(0, dtype=object)
     if host.dtype == object:
         raise TypeError(
-            "input_data must be a number, a (nested) list or tuple of numbers, a numpy array "
-            f"or a Tensor, but got ragged or non-numeric data: {data!r}"
+            "For Tensor, 'input_data' must be a number, a (nested) list or tuple of numbers, a numpy array "
+            f"or a Tensor, but got ragged or non-numeric data: {_clip_repr(data)}"
         )
+    if host.dtype.kind == "u" and dtype is None:  # a Python int beyond Int64: NumPy would pick UInt64
+        raise ValueError(f"For Tensor, 'input_data' holds an int beyond the Int64 range: {_clip_repr(data)}")
     if dtype is None:
         if host.dtype.kind == "f":
             # Python floats are float64 to NumPy, but Float32 to MindSpore.
@@ -62,8 +68,59 @@ def _host_array_from_python(data, dtype):
         elif host.dtype.kind == "b":
             dtype = _dt.bool_
         else:
-            raise TypeError(f"input_data of kind {host.dtype} is not supported")
+            raise TypeError(
+                f"For Tensor, 'input_data' must hold numbers or bools, but got {_clip_repr(data)} (NumPy kind {host.dtype})"
+            )
     return host, dtype
+
+
+def _clip_repr(value, limit=120):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _machine_memory():
+    """Bytes of physical memory here (a generous 1 TiB where the OS does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 2 ** 40
+
+
+_MEMORY = _machine_memory()
+
+
+def _human_bytes(n):
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g} EiB"
+
+
+def check_allocation(shape, dtype, where):
+    """Refuse, before allocating anything, a tensor bigger than this machine's memory.
+
+    A typo such as ``10**12`` in a shape would otherwise reach NumPy, which
+    raises MemoryError (or, for lazily zeroed memory, starts using it).
+    MindSpore refuses such a request with a RuntimeError ("Allocate memory
+    failed"); so does cellkit, naming the shape and what it would need.
+
+    >>> check_allocation((2, 3), _dt.float32, "zeros")
+    >>> check_allocation((10 ** 12, 10 ** 6), _dt.float32, "zeros")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    RuntimeError: For 'zeros', a tensor of shape (1000000000000, 1000000) and dtype Float32 needs 3.55e+03 PiB, ...
+    """
+    count = 1
+    for d in shape:
+        count *= max(int(d), 0)
+    need = count * (dtype.itemsize if dtype is not None else 8)
+    if need > _MEMORY:
+        raise RuntimeError(
+            f"For '{where}', a tensor of shape {tuple(int(d) for d in shape)} and dtype {dtype} needs "
+            f"{_human_bytes(need)}, more than this machine's memory ({_human_bytes(_MEMORY)})"
+        )
 
 
 # Set by cellkit.memory.profile while it measures; None (and free) otherwise.
@@ -115,6 +172,7 @@ class Tensor:
             if init is None and -1 not in self._lazy[0]:
                 # A static shape without an initializer is a tensor of zeros, as in MindSpore.
                 be = _backend.current()
+                check_allocation(self._lazy[0], dtype, "Tensor")
                 self._data = be.from_host(np.zeros(self._lazy[0], dtype=dtype.to_backend(np)))
                 self._lazy = None
             return
@@ -237,7 +295,12 @@ class Tensor:
                     f"but this one has shape {tuple(host.shape)}"
                 )
             return host.reshape(()).item()
-        return host.item(index)
+        try:
+            return host.item(index)
+        except (TypeError, IndexError, ValueError, OverflowError) as exc:
+            kind = IndexError if isinstance(exc, (IndexError, OverflowError)) else TypeError
+            raise kind(f"item: 'index' must be an int or a tuple of ints within the shape {tuple(host.shape)}, "
+                       f"but got {index!r} ({exc})") from None
 
     def tolist(self):
         return self.asnumpy().tolist()
@@ -327,7 +390,10 @@ def _to_backend_array(input_data, dtype):
     if isinstance(input_data, np.ndarray):
         host = input_data
         if dtype is None:
-            dtype = _dt.to_dtype(host.dtype)  # raises TypeError for unsupported dtypes
+            try:
+                dtype = _dt.to_dtype(host.dtype)
+            except TypeError as exc:
+                raise TypeError(f"For Tensor, 'input_data' is a numpy array of an unsupported kind: {exc}") from None
         host = np.array(host, dtype=dtype.to_backend(np) if be.is_numpy else _host_np_dtype(dtype), copy=True)
         return be.from_host(host)
     if isinstance(input_data, np.generic):
@@ -344,7 +410,7 @@ def _to_backend_array(input_data, dtype):
             data = be.xp.astype(data, dtype.to_backend(be.xp))
         return data
     raise TypeError(
-        "input_data must be a Tensor, numpy.ndarray, list, tuple, int, float or bool, "
+        "For Tensor, 'input_data' must be a Tensor, numpy.ndarray, list, tuple, int, float or bool, "
         f"but got {type(input_data).__name__}"
     )
 

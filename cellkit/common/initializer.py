@@ -37,7 +37,7 @@ import numpy as np
 from .. import backend as _backend
 from .. import dtype as _dt
 from .. import seed as _seed
-from ..tensor import Tensor
+from ..tensor import Tensor, check_allocation
 
 __all__ = [
     "Initializer", "initializer", "Zero", "One", "Constant", "Normal", "Uniform", "TruncatedNormal",
@@ -113,6 +113,7 @@ class Initializer:
 
     def _make_array(self, shape, dtype):
         """A backend array of ``shape`` and ``dtype`` (a DType) filled by this initializer."""
+        check_allocation(tuple(shape), _dt.to_dtype(dtype), "initializer")
         host = np.zeros(tuple(shape), dtype=_dt.to_dtype(dtype).to_backend(np))
         self(host)
         return _backend.current().from_host(host)
@@ -173,11 +174,13 @@ def _calculate_gain(nonlinearity, param=None):
     if nonlinearity == "leaky_relu":
         if param is None:
             slope = 0.01
-        elif isinstance(param, (int, float)) and not isinstance(param, bool):
+        elif isinstance(param, (int, float)) and not isinstance(param, bool) and math.isfinite(param) \
+                and abs(param) < 1e150:
             slope = param
         else:
             raise ValueError(
-                "The argument 'negative_slope' must be an int or float when 'nonlinearity' is 'leaky_relu', "
+                "The argument 'negative_slope' must be a finite int or float (|x| < 1e150) when 'nonlinearity' is "
+                "'leaky_relu', "
                 f"but got {param!r} ({type(param).__name__})"
             )
         return math.sqrt(2.0 / (1 + slope ** 2))
@@ -185,6 +188,12 @@ def _calculate_gain(nonlinearity, param=None):
         "The argument 'nonlinearity' must be one of 'sigmoid', 'tanh', 'relu', 'leaky_relu' or a linear "
         f"function name ({', '.join(_LINEAR_FNS[:-1])}), but got {nonlinearity!r}"
     )
+
+
+def _check_number(name, arg, value):
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        raise TypeError(f"For '{name}', the argument '{arg}' must be a number, but got {type(value).__name__}")
+    return value
 
 
 def _check_sigma(name, sigma):
@@ -433,6 +442,8 @@ class TruncatedNormal(Initializer):
 
     def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
         _check_sigma("TruncatedNormal", sigma)
+        _check_number("TruncatedNormal", "a", a)
+        _check_number("TruncatedNormal", "b", b)
         if not a < b:
             raise ValueError(f"For 'TruncatedNormal', the bounds must satisfy a < b, but got a={a}, b={b}")
         super().__init__(sigma=sigma, mean=mean, a=a, b=b)
@@ -626,6 +637,7 @@ class VarianceScaling(Initializer):
     """
 
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal"):
+        _check_number("VarianceScaling", "scale", scale)
         if not scale > 0:
             raise ValueError(f"For 'VarianceScaling', the argument 'scale' must be > 0, but got {scale}")
         if mode not in ("fan_in", "fan_out", "fan_avg"):
@@ -672,7 +684,7 @@ def _check_init_shape(shape):
             f"For 'initializer', the argument 'shape' must be a tuple, list or int, but got {type(shape).__name__}"
         )
     for d in shape:
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d <= 0:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 0 < d < 2 ** 63:
             raise ValueError(
                 "For 'initializer', the argument 'shape' is invalid: every value must be a positive int, "
                 f"but got {tuple(shape)}"
@@ -763,4 +775,5 @@ def initializer(init, shape=None, dtype=_dt.float32):
     elif not isinstance(init, Initializer):
         init = Constant(init)
     init._check_shape(shape)
+    check_allocation(shape, dtype, "initializer")  # refused now, not when the values are first needed
     return Tensor(shape=shape, dtype=dtype, init=init)

@@ -37,17 +37,91 @@ def backend():
 
 
 def tensor_arg(value, name, op):
-    """``value`` as a Tensor (lists, numbers and NumPy arrays are converted)."""
+    """``value`` as a Tensor (lists, numbers and NumPy arrays are converted).
+
+    Raises TypeError naming ``op`` and the argument ``name`` for anything
+    else (or for data no Tensor can hold), and RuntimeError for a placeholder
+    Tensor that has no values.
+    """
     if isinstance(value, Tensor):
         if value._data is None:
-            value._require_data(op)
+            if not value.has_init:
+                raise RuntimeError(
+                    f"For '{op}', the argument '{name}' is a placeholder Tensor of shape {list(value.shape)} "
+                    "with no data; it can describe inputs (set_inputs) but not be computed with"
+                )
+            value.init_data()
         return value
     if isinstance(value, (numbers.Number, list, tuple, np.ndarray, np.generic)):
-        return Tensor(value)
+        try:
+            return Tensor(value)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"For '{op}', the argument '{name}' must be a Tensor, a number or a list of numbers, "
+                f"but got {describe(value)} ({exc})"
+            ) from None
     raise TypeError(
         f"For '{op}', the argument '{name}' must be a Tensor, a number or a list, "
         f"but got {type(value).__name__}"
     )
+
+
+def describe(value, limit=80):
+    """A short description of a user's value for an error message: its type and (clipped) value."""
+    if isinstance(value, Tensor):
+        return f"Tensor of shape {tuple(value.shape)} and dtype {value.dtype}"
+    if isinstance(value, np.ndarray):
+        return f"numpy.ndarray of shape {value.shape} and dtype {value.dtype}"
+    text = repr(value)
+    if len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+_INT_LIMIT = 2 ** 63
+
+
+def int_arg(value, name, op, minimum=None, maximum=None):
+    """``value`` as a Python int in Int64's range (and ``[minimum, maximum]``); TypeError / ValueError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"For '{op}', '{name}' must be an int, but got {describe(value)}")
+    value = int(value)
+    low = -_INT_LIMIT if minimum is None else minimum
+    high = _INT_LIMIT - 1 if maximum is None else maximum
+    if not low <= value <= high:
+        bounds = (f"at least {low}" if maximum is None else f"in [{low}, {high}]") if minimum is not None else \
+            (f"at most {high}" if maximum is not None else "within the Int64 range")
+        raise ValueError(f"For '{op}', '{name}' must be {bounds}, but got {value}")
+    return value
+
+
+def dtype_arg(value, name, op):
+    """``value`` as a cellkit DType; TypeError naming ``op`` and ``name`` if it names none."""
+    try:
+        return _dt.to_dtype(value)
+    except TypeError as exc:
+        raise TypeError(f"For '{op}', '{name}': {exc}") from None
+
+
+def shape_arg(shape, op, name="shape", allow_int=True):
+    """``shape`` (an int or a tuple/list of ints) as a tuple of non-negative ints in Int64's range."""
+    if allow_int and isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, (tuple, list)) or any(isinstance(d, bool) or not isinstance(d, (int, np.integer))
+                                                    for d in shape):
+        raise TypeError(f"For '{op}', '{name}' must be {'an int or ' if allow_int else ''}a tuple of ints, "
+                        f"but got {describe(shape)}")
+    dims = tuple(int(d) for d in shape)
+    if any(d < 0 or d >= _INT_LIMIT for d in dims):
+        raise ValueError(f"For '{op}', '{name}' must hold sizes in [0, 2**63), but got {dims}")
+    return dims
+
+
+def bool_arg(value, name, op):
+    """``value`` if it is a bool; TypeError otherwise (MindSpore refuses truthy stand-ins)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"For '{op}', '{name}' must be a bool, but got {describe(value)}")
+    return bool(value)
 
 
 def _promote_pair(a, b, op):
@@ -153,7 +227,9 @@ def normalize_axis(axis, ndim, op, name="axis"):
     lo = -max(ndim, 1)
     hi = max(ndim, 1)
     if not lo <= axis < hi:
-        raise ValueError(f"For '{op}', '{name}' must be in range [{lo}, {hi}), but got {axis}")
+        raise ValueError(
+            f"For '{op}', '{name}' must be in range [{lo}, {hi}), but got {axis} (the tensor has {ndim} dimensions)"
+        )
     return int(axis) % hi
 
 

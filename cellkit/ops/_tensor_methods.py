@@ -61,7 +61,7 @@ def _transpose(self, *axes):
     if not axes or axes == (None,):
         axes = tuple(reversed(range(self.ndim)))
     elif len(axes) == 1 and not isinstance(axes[0], int):
-        axes = tuple(axes[0])
+        axes = axes[0]
     return shape_mod.transpose(self, axes)
 
 

@@ -13,7 +13,7 @@ from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
 from ..tensor import Tensor
-from ._core import attach, binary_operands, check_broadcast, float_array, grad_like, tensor_arg, wrap, xp
+from ._core import attach, binary_operands, check_broadcast, float_array, grad_like, int_arg, tensor_arg, wrap, xp
 
 __all__ = [
     "add", "sub", "mul", "div", "neg", "pow", "exp", "log", "sqrt", "rsqrt", "square", "abs",
@@ -223,6 +223,7 @@ def ceil(input):
 
 def round(input, *, decimals=0):
     """Round half to even, to ``decimals`` places (no gradient: it is zero almost everywhere)."""
+    decimals = int_arg(decimals, "decimals", "round", minimum=-300, maximum=300)
     if decimals == 0:
         return _unary(input, "round", lambda a: xp().round(a), _zero_grad, to_float=False)
     scale = 10.0 ** decimals

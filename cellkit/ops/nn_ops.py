@@ -67,6 +67,8 @@ def _ints(value, name, op, lengths, minimum):
         raise TypeError(f"For '{op}', '{name}' must be an int or a tuple of ints, but got {type(value).__name__}")
     if any(v < minimum for v in values):
         raise ValueError(f"For '{op}', every value of '{name}' must be >= {minimum}, but got {value!r}")
+    if any(v >= 2 ** 31 for v in values):  # window sizes and steps far beyond any tensor
+        raise ValueError(f"For '{op}', every value of '{name}' must be less than 2**31, but got {value!r}")
     return values
 
 
@@ -675,6 +677,8 @@ def _dense_numpy_fast(input, weight, bias):
         B = None if bias is None else bias._data
     except AttributeError:  # not Tensors: the general path converts or complains
         return None
+    if X is None or W is None:  # placeholders: the general path says so
+        return None
     dtype = X.dtype
     if (dtype not in _FAST_FLOATS or W.dtype is not dtype or W.ndim != 2 or X.ndim == 0
             or X.shape[-1] != W.shape[1]):
@@ -721,7 +725,7 @@ class Conv2D(Primitive):
             raise ValueError(f"For '{op}', 'group' must be a positive int, but got {group!r}")
 
     def __call__(self, x, weight):
-        w_shape = tuple(weight.shape)
+        w_shape = tuple(tensor_arg(weight, "weight", "Conv2D").shape)
         if len(w_shape) == 4:
             if w_shape[0] != self.out_channel:
                 raise ValueError(

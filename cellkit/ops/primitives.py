@@ -133,12 +133,16 @@ class Split(Primitive):
         pass
 
     def __call__(self, x):
-        length = x.shape[self.axis]
+        x = shape.tensor_arg(x, "x", "Split")
+        if not x.ndim:
+            raise ValueError("For 'Split', 'x' must have at least 1 dimension, but got a scalar (shape ())")
+        axis = shape.normalize_axis(self.axis, x.ndim, "Split")
+        length = x.shape[axis]
         if length % self.output_num:
             raise ValueError(
                 f"For 'Split', axis {self.axis} of length {length} cannot be split into {self.output_num} equal parts"
             )
-        return shape.split(x, length // self.output_num, self.axis)
+        return shape.split(x, length // self.output_num, axis)
 
 
 class BroadcastTo(Primitive):

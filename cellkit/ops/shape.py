@@ -19,7 +19,8 @@ from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
 from ..tensor import Tensor
-from ._core import _promote_pair, attach, normalize_axis, tensor_arg, unbroadcast, wrap, xp
+from ..tensor import check_allocation
+from ._core import _promote_pair, attach, describe, int_arg, normalize_axis, tensor_arg, unbroadcast, wrap, xp
 
 __all__ = [
     "reshape", "transpose", "permute", "swapaxes", "expand_dims", "unsqueeze", "squeeze", "concat",
@@ -28,15 +29,21 @@ __all__ = [
 ]
 
 
-def _shape_arg(shape, op):
-    if isinstance(shape, int):
-        return (shape,)
+def _shape_arg(shape, op, name="shape"):
+    """An int, a tuple/list of ints or an int Tensor as a tuple of ints (``-1`` stays; the op checks it)."""
     if isinstance(shape, Tensor):
-        return tuple(int(v) for v in shape.asnumpy().reshape(-1))
-    try:
-        return tuple(int(d) for d in shape)
-    except (TypeError, ValueError):
-        raise TypeError(f"For '{op}', 'shape' must be an int or a tuple of ints, but got {shape!r}") from None
+        if _dt.dtype_of(tensor_arg(shape, name, op)._data).kind not in ("int", "uint"):
+            raise TypeError(f"For '{op}', '{name}' must hold ints, but got a Tensor of dtype {shape.dtype}")
+        shape = shape.asnumpy().reshape(-1).tolist()
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, (tuple, list)) or any(
+            isinstance(d, bool) or not isinstance(d, (int, np.integer)) for d in shape):
+        raise TypeError(f"For '{op}', '{name}' must be an int or a tuple of ints, but got {describe(shape)}")
+    dims = tuple(int(d) for d in shape)
+    if any(not -1 <= d < 2 ** 63 for d in dims):
+        raise ValueError(f"For '{op}', '{name}' must hold sizes >= 0 (or -1), but got {dims}")
+    return dims
 
 
 def reshape(input, shape):
@@ -63,6 +70,8 @@ def transpose(input, dims):
     arr = x._data
     if isinstance(dims, int):
         dims = (dims,)
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError(f"For 'transpose', 'dims' must be a tuple of ints, but got {describe(dims)}")
     perm = tuple(normalize_axis(d, arr.ndim, "transpose", "dims") for d in dims)
     if sorted(perm) != list(range(arr.ndim)):
         raise ValueError(
@@ -116,7 +125,9 @@ def squeeze(input, axis=None):
     if axis is None:
         new_shape = tuple(d for d in shape if d != 1)
     else:
-        axes = (axis,) if isinstance(axis, int) else tuple(axis)
+        axes = (axis,) if isinstance(axis, (int, np.integer)) else axis
+        if not isinstance(axes, (tuple, list)):
+            raise TypeError(f"For 'squeeze', 'axis' must be an int or a tuple of ints, but got {describe(axis)}")
         axes = {normalize_axis(a, len(shape), "squeeze") for a in axes}
         # As in MindSpore (and NumPy's torch-like cousins), a named axis whose
         # length is not 1 is left alone rather than refused.
@@ -205,6 +216,7 @@ def stack(tensors, axis=0):
     if len(shapes) != 1:
         raise ValueError(f"For 'stack', all tensors must have the same shape, but got {[t.shape for t in ts]}")
     n = ts[0].ndim
+    axis = int_arg(axis, "axis", "stack")
     if not -n - 1 <= axis <= n:
         raise ValueError(f"For 'stack', 'axis' must be in range [{-n - 1}, {n}], but got {axis}")
     axis = axis % (n + 1)
@@ -218,17 +230,22 @@ def split(tensor, split_size_or_sections, axis=0):
     may be smaller) or a list of piece sizes that add up to the axis length.
     """
     x = tensor_arg(tensor, "tensor", "split")
+    if not x.ndim:
+        raise ValueError("For 'split', 'tensor' must have at least 1 dimension, but got a scalar (shape ())")
     axis = normalize_axis(axis, x.ndim, "split")
     length = x.shape[axis]
-    if isinstance(split_size_or_sections, bool):
-        raise TypeError("For 'split', 'split_size_or_sections' must be an int or a list of ints, but got bool")
-    if isinstance(split_size_or_sections, int):
-        size = split_size_or_sections
+    sections = split_size_or_sections
+    if isinstance(sections, (int, np.integer)) and not isinstance(sections, bool):
+        size = int(sections)
         if size <= 0:
             raise ValueError(f"For 'split', the split size must be positive, but got {size}")
         sections = [size] * (length // size) + ([length % size] if length % size else [])
     else:
-        sections = [int(s) for s in split_size_or_sections]
+        if not isinstance(sections, (tuple, list)) or any(
+                isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0 for s in sections):
+            raise TypeError(f"For 'split', 'split_size_or_sections' must be a positive int or a list of "
+                            f"non-negative ints, but got {describe(sections)}")
+        sections = [int(s) for s in sections]
         if sum(sections) != length:
             raise ValueError(
                 f"For 'split', the sections {sections} must add up to the length {length} of axis {axis}"
@@ -244,14 +261,19 @@ def split(tensor, split_size_or_sections, axis=0):
 def chunk(input, chunks, axis=0):
     """Split into ``chunks`` pieces of (nearly) equal size."""
     x = tensor_arg(input, "input", "chunk")
+    if not x.ndim:
+        raise ValueError("For 'chunk', 'input' must have at least 1 dimension, but got a scalar (shape ())")
     length = x.shape[normalize_axis(axis, x.ndim, "chunk")]
-    size = -(-length // chunks)
+    chunks = int_arg(chunks, "chunks", "chunk", minimum=1)
+    size = max(-(-length // chunks), 1)
     return split(x, size, axis)
 
 
 def unstack(input_x, axis=0):
     """Split along ``axis`` into tensors that no longer have that axis."""
     x = tensor_arg(input_x, "input_x", "unstack")
+    if not x.ndim:
+        raise ValueError("For 'unstack', 'input_x' must have at least 1 dimension, but got a scalar (shape ())")
     axis = normalize_axis(axis, x.ndim, "unstack")
     return tuple(getitem(x, (slice(None),) * axis + (i,)) for i in range(x.shape[axis]))
 
@@ -260,16 +282,24 @@ def narrow(input, axis, start, length):
     """The slice ``start : start + length`` along ``axis``."""
     x = tensor_arg(input, "input", "narrow")
     axis = normalize_axis(axis, x.ndim, "narrow")
+    size = x.shape[axis]
+    start = int_arg(start, "start", "narrow", minimum=-size, maximum=size)
+    start = start % size if size and start < 0 else start
+    length = int_arg(length, "length", "narrow", minimum=0, maximum=size - start)
     return getitem(x, (slice(None),) * axis + (slice(start, start + length),))
 
 
 def tile(input, dims):
     """Repeat the tensor ``dims[i]`` times along axis ``i``."""
     x = tensor_arg(input, "input", "tile")
-    reps = _shape_arg(dims, "tile")
+    reps = _shape_arg(dims, "tile", "dims")
+    if any(r < 0 for r in reps):
+        raise ValueError(f"For 'tile', 'dims' must hold non-negative repeats, but got {reps}")
     arr = x._data
     if len(reps) < arr.ndim:
         reps = (1,) * (arr.ndim - len(reps)) + reps
+    full = tuple(a * b for a, b in zip((1,) * (len(reps) - arr.ndim) + tuple(arr.shape), reps))
+    check_allocation(full, x.dtype, "tile")
     xs = xp()
     base = xs.reshape(arr, (1,) * (len(reps) - arr.ndim) + tuple(arr.shape))
     out = xs.tile(base, reps)
@@ -316,13 +346,12 @@ def _scatter_add_rows(rows, index, length):
     return _backend._current.scatter_add_rows(rows, index, length)
 
 
-def _int_index_array(indices, op):
-    if isinstance(indices, Tensor):
-        arr = indices._data
-    elif isinstance(indices, (int, np.integer)):
-        arr = _backend._current.asarray(int(indices), dtype=_dt.int64.to_backend(xp()))
+def _int_index_array(indices, op, name="input_indices"):
+    if isinstance(indices, (int, np.integer)) and not isinstance(indices, bool):
+        indices = int_arg(indices, name, op)
+        arr = _backend._current.asarray(indices, dtype=_dt.int64.to_backend(xp()))
     else:
-        arr = Tensor(indices)._data
+        arr = tensor_arg(indices, name, op)._data
     kind = _dt.dtype_of(arr).kind
     if kind not in ("int", "uint"):
         raise TypeError(f"For '{op}', the indices must be integers, but got {_dt.dtype_of(arr)}")
@@ -340,6 +369,8 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     x = tensor_arg(input_params, "input_params", "gather")
     index = _int_index_array(input_indices, "gather")
     arr = x._data
+    if not arr.ndim:
+        raise ValueError("For 'gather', 'input_params' must have at least 1 dimension, but got a scalar (shape ())")
     axis = normalize_axis(axis, arr.ndim, "gather")
     length = arr.shape[axis]
     xs = xp()
@@ -370,6 +401,7 @@ def gather(input_params, input_indices, axis, batch_dims=0):
 def take(input, indices, axis=None):
     """Gather along ``axis`` (``None``: from the flattened input)."""
     x = tensor_arg(input, "input", "take")
+    indices = tensor_arg(indices, "indices", "take") if not isinstance(indices, (int, np.integer)) else indices
     if axis is None:
         return gather(reshape(x, (-1,)), indices, 0)
     return gather(x, indices, axis)
@@ -399,11 +431,15 @@ def _index_key(key):
         elif isinstance(part, bool):
             converted.append(part)
             basic = False
-        elif part is None or part is Ellipsis or isinstance(part, (int, np.integer, slice)):
-            converted.append(int(part) if isinstance(part, np.integer) else part)
+        elif isinstance(part, (int, np.integer)):
+            if not -2 ** 63 <= int(part) < 2 ** 63:
+                raise IndexError(f"index {int(part)} is out of range (beyond Int64)")
+            converted.append(int(part))
+        elif part is None or part is Ellipsis or isinstance(part, slice):
+            converted.append(part)
         else:
             raise TypeError(
-                "Tensor indices must be ints, slices, None, Ellipsis, lists or Tensors, "
+                "Tensor index: indices must be ints, slices, None, Ellipsis, lists or Tensors, "
                 f"but got {type(part).__name__}"
             )
     if basic and not _backend._current.is_numpy and not any(p is Ellipsis for p in converted):
@@ -514,7 +550,7 @@ def _getitem_numpy(x, arr, key):
     index, basic = _index_key(key)
     try:
         out = arr[index]
-    except IndexError as exc:
+    except (IndexError, OverflowError) as exc:
         raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
@@ -537,12 +573,19 @@ def setitem(input, key, value):
         raise RuntimeError("cannot assign into a tensor that a gradient transform is recording; use ops.where")
     index, _ = _index_key(key)
     if isinstance(value, Tensor):
-        v = value._data
+        v = tensor_arg(value, "value", "setitem")._data
         if v.dtype != x._data.dtype:
             v = xp().astype(v, x._data.dtype)
-    elif _backend._current.is_numpy:
+    elif isinstance(value, (bool, int, float, np.number, np.bool_)) and _backend._current.is_numpy:
         v = value
     else:
-        v = Tensor(value, dtype=x.dtype)._data
-    x._data[index] = v
+        v = tensor_arg(value, "value", "setitem")._data
+        v = xp().astype(v, x._data.dtype) if v.dtype != x._data.dtype else v
+    try:
+        x._data[index] = v
+    except IndexError as exc:
+        raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(x.shape)}: {exc}") from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise ValueError(f"For 'setitem', 'value' {describe(value)} cannot be assigned to index {key!r} of a "
+                         f"tensor of shape {tuple(x.shape)} and dtype {x.dtype}: {exc}") from None
     return x
