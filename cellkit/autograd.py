@@ -269,6 +269,20 @@ def _sweep(seeds, grads, leaf_grads):
         key = id(node)
         grads[key] = g if key not in grads else grads[key] + g
     order = _topological_order([node for node, _ in seeds])
+    try:
+        _sweep_in_order(order, grads, leaf_grads)
+    except BaseException:
+        # A rule or a backward hook raised: free the rest of the tape now, as a finished sweep
+        # does, rather than when the garbage collector finds its cycles (a TapeGate and its joint
+        # node refer to each other) -- or never, while a notebook keeps the traceback.
+        for node in order:
+            if node.backward is not None:
+                node.backward = _spent
+        grads.clear()
+        raise
+
+
+def _sweep_in_order(order, grads, leaf_grads):
     for node in reversed(order):
         g = grads.pop(id(node), None)
         if g is None:

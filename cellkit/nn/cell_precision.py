@@ -62,7 +62,8 @@ class PrecisionMixin:
         ValueError
             If ``dst_type`` is not float16, float32 or bfloat16.
         """
-        if dst_type not in _ALLOWED:
+        # By identity: ``in`` would compare with ``==``, which a Tensor or an array answers elementwise.
+        if not any(dst_type is allowed for allowed in _ALLOWED):
             raise ValueError(
                 "For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
                 f"mstype.bfloat16, but got {dst_type!r}"

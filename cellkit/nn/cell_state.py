@@ -348,6 +348,13 @@ def _copy(array):
         return array.copy()
 
 
+def _array_base(array):
+    """The array that owns ``array``'s memory (NumPy and CuPy views keep it in ``.base``)."""
+    while getattr(array, "base", None) is not None:
+        array = array.base
+    return array
+
+
 def _apply_load_plan(plan, keep_backup):
     """Make the planned writes; return a function that puts everything back.
 
@@ -364,6 +371,16 @@ def _apply_load_plan(plan, keep_backup):
         for step in reversed(undo):
             step()
         undo.clear()
+
+    # A value may be (a view of) another target's array: a state dict that swaps two layers' weights,
+    # or views into one flatten_weights buffer.  Written in place one after the other, an earlier
+    # write would change such a value before it is read, so those values are copied first.  (A
+    # value that *is* its own target's array is left alone: writing it onto itself changes nothing.)
+    owners = {id(_array_base(target._data)) for kind, _, target, _ in plan
+              if kind == "array" and target._data is not None}
+    plan = [(kind, cell, target, _copy(value)) if kind == "array" and value is not target._data
+            and id(_array_base(value)) in owners else (kind, cell, target, value)
+            for kind, cell, target, value in plan]
 
     try:
         for kind, cell, _, value in plan:

@@ -769,9 +769,15 @@ def _match_by_prefix(net, parameter_dict, param_not_load, strict_load):
 
 
 def _converted(param, new_param, strict_load):
-    """``new_param``'s array in ``param``'s shape and dtype, or RuntimeError if it does not fit."""
+    """A copy of ``new_param``'s array in ``param``'s shape and dtype, or RuntimeError if it does not fit.
+
+    Always a copy: the network must not share memory with ``parameter_dict``
+    (loading one dict into two networks would tie them, and training one
+    would change the other and the dict).
+    """
     xp = _backend.current().xp
     array = new_param._require_data("load_param_into_net")
+    converted = False
     shape, new_shape = tuple(param.shape), tuple(new_param.shape)
     if shape != new_shape:
         # A checkpoint from a 4-d graph backend may carry extra trailing 1s: (12, 2048, 1, 1) for (12, 2048).
@@ -797,7 +803,16 @@ def _converted(param, new_param, strict_load):
         _log.warning("The type of %s:%s in 'parameter_dict' is different from the type of it in 'net':%s, then the "
                      "type convert from %s to %s in the network.", new_param.name, new_dtype, dtype, new_dtype, dtype)
         array = xp.astype(array, dtype.to_backend(xp))
-    return array
+        converted = True
+    return array if converted else _copy(array)
+
+
+def _copy(array):
+    xp = _backend.current().xp
+    try:
+        return xp.asarray(array, copy=True)
+    except TypeError:  # a namespace whose asarray has no ``copy`` argument
+        return array.copy()
 
 
 # ================================================================== checks

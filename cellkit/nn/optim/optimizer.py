@@ -13,7 +13,11 @@ network's Parameters) holding
 
 Calling ``optimizer(gradients)`` with one gradient per parameter applies one
 update in place -- outside any gradient tape -- and returns a tuple of
-``True``, one per parameter, as MindSpore 2.10 does in PyNative mode.
+``True``, one per parameter, as MindSpore 2.10 does in PyNative mode.  A step
+checks everything first (the number, types and shapes of the gradients,
+floating-point parameters, a finite rate >= 0) and raises before it changes
+anything: a failed step leaves the parameters, ``global_step`` and every
+moment as they were.
 
 Every update goes through the same preparation, in MindSpore's order:
 :meth:`Optimizer.decay_weight` (``g + weight_decay * w``), then
@@ -32,6 +36,7 @@ step before ``global_step`` is increased.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import numpy as np
@@ -83,7 +88,8 @@ class Optimizer(Cell):
         Bad types for ``parameters`` (neither Parameters nor dicts),
         ``learning_rate``, ``weight_decay`` or ``loss_scale``.
     ValueError
-        Empty ``parameters``, a negative rate or weight decay, a
+        Empty ``parameters``, a negative, infinite or NaN rate (also in a
+        Tensor or list of rates) or weight decay, a
         non-positive ``loss_scale``, a learning-rate Tensor with more than one
         dimension, dynamic group rates of different lengths, or
         ``order_params`` that do not match the groups.
@@ -213,13 +219,13 @@ class Optimizer(Cell):
             raise TypeError(f"For '{self.cls_name}', 'learning_rate' must not be a bool")
         if isinstance(learning_rate, (float, int)):
             learning_rate = float(learning_rate)
-            if not learning_rate >= 0:
+            if not (math.isfinite(learning_rate) and learning_rate >= 0):  # (MindSpore lets inf through)
                 raise ValueError(
                     f"For '{self.cls_name}', the 'learning rate' must be float and must >= 0, but got '{learning_rate}'"
                 )
             return learning_rate
         if isinstance(learning_rate, Tensor) and learning_rate.ndim == 0:
-            return Tensor(learning_rate.asnumpy().astype(np.float32))
+            return Tensor(self._checked_rates(learning_rate.asnumpy().astype(np.float32)))
         if isinstance(learning_rate, LearningRateSchedule):
             self.dynamic_lr = True
             return learning_rate
@@ -230,14 +236,27 @@ class Optimizer(Cell):
                     f"but got {learning_rate.ndim}"
                 )
             self.dynamic_lr = True
-            return Tensor(learning_rate.asnumpy().astype(np.float32))
+            return Tensor(self._checked_rates(learning_rate.asnumpy().astype(np.float32)))
         if isinstance(learning_rate, Iterable) and not isinstance(learning_rate, (str, bytes, Cell)):
             self.dynamic_lr = True
-            return Tensor(np.array(list(learning_rate), dtype=np.float32))
+            return Tensor(self._checked_rates(np.array(list(learning_rate), dtype=np.float32)))
         raise TypeError(
             f"For '{self.cls_name}', 'learning_rate' must be an int, a float, a Tensor, an Iterable or a "
             f"LearningRateSchedule, but got {type(learning_rate).__name__}"
         )
+
+    def _checked_rates(self, rates):
+        """``rates`` (a host array), or ValueError if one is NaN, infinite or negative.
+
+        MindSpore checks only a number given as the rate; a Tensor or a list
+        of rates is checked here too, since such a rate can only corrupt the
+        weights.
+        """
+        bad = rates[~(np.isfinite(rates) & (rates >= 0))]
+        if bad.size:
+            raise ValueError(f"For '{self.cls_name}', every learning rate must be a finite number >= 0, "
+                             f"but got {bad.reshape(-1)[0]}")
+        return rates
 
     def _build_single_lr(self, learning_rate, name):
         """A float or 0-d Tensor becomes a Parameter; a 1-D Tensor a Cell indexing it by step."""
@@ -472,6 +491,13 @@ class Optimizer(Cell):
                 raise TypeError(
                     f"For '{self.cls_name}', the gradient of '{p.name}' must be a Tensor, but got {type(g).__name__}"
                 )
+            if not p.dtype.is_floating_point:
+                # Checked before anything is updated: an integer weight would fail (or round the
+                # rate to 0) in the middle of a step, after the others had moved (MindSpore's
+                # update kernels refuse it too).
+                raise TypeError(
+                    f"For '{self.cls_name}', only floating-point Parameters can be updated, but '{p.name}' is {p.dtype}"
+                )
             a = g._require_data("the optimizer")
             if tuple(a.shape) != tuple(p.shape):
                 raise ValueError(
@@ -541,7 +567,28 @@ class Optimizer(Cell):
 
     def _per_param_lrs(self):
         lrs = self._lr_arrays()
+        self._check_step_rates(lrs)
         return lrs if len(lrs) == self.param_length else lrs * self.param_length
+
+    def _check_step_rates(self, lrs):
+        """Refuse a NaN, infinite or negative rate for this step before anything is updated.
+
+        The rate may have been set after construction (``learning_rate.set_data``)
+        or come from a schedule; one host read per distinct rate.
+        """
+        seen = set()
+        for index, lr in enumerate(lrs):
+            if id(lr) in seen:
+                continue
+            seen.add(id(lr))
+            value = float(_backend.to_host(lr).reshape(-1)[0])
+            if not (math.isfinite(value) and value >= 0.0):
+                owner = f" of '{self.parameters[index].name}'" if len(lrs) > 1 else ""
+                raise ValueError(
+                    f"For '{self.cls_name}', the learning rate{owner} is {value} at step "
+                    f"{int(_backend.to_host(self.global_step._data).reshape(-1)[0])}; it must be a finite number "
+                    ">= 0 (nothing was updated)"
+                )
 
     def _advance(self):
         """``global_step += 1`` in place."""
