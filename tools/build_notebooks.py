@@ -108,10 +108,14 @@ def normalise(nb, name):
     - widget model ids renumbered in order of first appearance, derived from
       ``name``, so the same notebook gets the same ids on every build;
     - a progress bar's text form (what a viewer without widget support
-      shows) is its final state, not the empty bar it started as.
+      shows) is its final state, not the empty bar it started as;
+    - consecutive pieces of one stream (stdout, stderr) are one output, however
+      the kernel happened to flush them.
     """
     for cell in nb.cells:
         cell.get("metadata", {}).pop("execution", None)
+        if cell.get("outputs"):
+            cell["outputs"] = _merge_streams(cell["outputs"])
     state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state")
     if not state:
         nb.metadata.pop("widgets", None)
@@ -148,6 +152,23 @@ def normalise(nb, name):
     import nbformat
 
     return nbformat.from_dict(renumbered)
+
+
+def _merge_streams(outputs):
+    """``outputs`` with each run of same-stream outputs joined into one."""
+    merged = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.get("output_type") == "stream" and previous is not None
+                and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
+            previous["text"] = _text(previous["text"]) + _text(output["text"])
+        else:
+            merged.append(output)
+    return merged
+
+
+def _text(value):
+    return "".join(value) if isinstance(value, list) else value
 
 
 def _progress_text(state, model_id):
