@@ -21,6 +21,7 @@ quiet, then removed -- gives the gradients of a twin that never failed.
 
 Each area's counts go to the reliability table through tests/hardening/reliability.py.
 """
+import contextlib
 import gc
 from collections import OrderedDict
 
@@ -514,6 +515,8 @@ def build(mode):
     net.set_train()
     if mode == "recompute":
         net.norm.recompute()
+    elif mode == "recompute_model":  # every hooked Cell inside one recomputed region, replayed in backward
+        net.recompute()
     elif mode == "offload":
         net.head.offload(backward_prefetch=1)
     return net
@@ -553,9 +556,11 @@ def train_step(net):
 
 @settings(EXAMPLES, max_examples=60)
 @given(kind=st.sampled_from(sorted(REGISTER)), where=st.sampled_from(["", "dense", "norm", "head"]),
-       mode=st.sampled_from(["plain", "recompute", "offload"]),
-       transform=st.sampled_from(["grad", "value_and_grad", "grad_operation", "train_step"]))
-def test_a_raising_hook_leaves_no_recording_no_tape_and_the_next_call_is_exact(kind, where, mode, transform):
+       mode=st.sampled_from(["plain", "recompute", "recompute_model", "offload"]),
+       transform=st.sampled_from(["grad", "value_and_grad", "grad_operation", "train_step"]),
+       traced=st.booleans())
+def test_a_raising_hook_leaves_no_recording_no_tape_and_the_next_call_is_exact(kind, where, mode, transform,
+                                                                                traced):
     if transform == "train_step" and where in ("", "dense") and kind == "backward":
         where = "norm"  # the data is not differentiated: the model's (and dense's) input gradient never exists
     net, twin = build(mode), build(mode)
@@ -579,14 +584,20 @@ def test_a_raising_hook_leaves_no_recording_no_tape_and_the_next_call_is_exact(k
     if step is not None:
         weights_before = [r for r in snapshot(net, opt) if "moving" not in r[1]]
 
-    with pytest.raises(Boom):
-        run_transform(transform, net, step)
+    with contextlib.ExitStack() as stack:
+        if traced:  # a trace watching the failed call detaches from every Cell when it closes
+            stack.enter_context(ms.trace(net))
+        with pytest.raises(Boom):
+            run_transform(transform, net, step)
+    expect(all("_observers" not in c.__dict__ for _, c in net.cells_and_names()), "a trace observer stayed",
+           HOOKS)
     expect(autograd._depth == 0, "recording is still on after the hook raised", HOOKS)
     expect(autograd._sweeps == [] and recompute._regions == [] and seed._logs == [],
            "a sweep, recompute region or random-draw log is left open", HOOKS)
     expect(all(p._node is None for p in net.get_parameters()), "a Parameter kept its tape node", HOOKS)
     expect(hook_registries(net) == registered, "the hook registries changed", HOOKS)
-    if mode != "offload":  # (an offloaded region's tape has its own cycle: freed by the collector)
+    if mode != "offload" and not traced:  # (an offloaded region's tape has its own cycle, and a closed
+        # trace's events wait for the collector: both freed by it)
         expect(live_nodes(leaves=False) == inner_nodes_before, "the failed call's tape is still alive", HOOKS)
     gc.collect()
     expect(live_nodes() == nodes_before, "the failed call's tape leaked", HOOKS)
@@ -608,3 +619,82 @@ def test_a_raising_hook_leaves_no_recording_no_tape_and_the_next_call_is_exact(k
     got, want = run_transform(transform, net, step), run_transform(transform, twin, twin_step)
     expect(all(np.array_equal(a, b) for a, b in zip(got, want)), "a call after removing the hook differs", HOOKS)
     expect(autograd._depth == 0 and all(p._node is None for p in net.get_parameters()), "recording leaked", HOOKS)
+
+
+def test_a_forward_hook_raising_in_a_recompute_replay_leaves_nothing_open():
+    """A child's forward pre-hook that replaced its inputs runs again in the backward replay -- and raises there."""
+    net, twin = build("recompute_model"), build("recompute_model")
+    calls = []
+
+    def replaces_then_raises(cell, inputs):
+        calls.append(len(calls))
+        if len(calls) == 2:  # the replay, inside the backward sweep
+            raise Boom("raised during the replay")
+        return inputs
+
+    handle = net.head.register_forward_pre_hook(replaces_then_raises)
+    tried(HOOKS, True)
+    with pytest.raises(Boom, match="replay"):
+        run_transform("grad", net)
+    assert calls == [0, 1]
+    expect(autograd._depth == 0 and autograd._sweeps == [] and recompute._regions == [] and seed._logs == [],
+           "the replay left recording, a sweep or a region open", HOOKS)
+    expect(all(p._node is None for p in net.get_parameters()), "a Parameter kept its tape node", HOOKS)
+    handle.remove()
+    got, want = run_transform("grad", net), run_transform("grad", twin)
+    expect(all(np.array_equal(a, b) for a, b in zip(got, want)), "the next call gave other gradients", HOOKS)
+
+
+@pytest.mark.parametrize("method", sorted(REGISTER.values()) + [
+    "register_load_state_dict_pre_hook", "register_load_state_dict_post_hook",
+    "register_state_dict_pre_hook", "register_state_dict_post_hook"])
+def test_a_refused_or_abandoned_hook_registration_leaves_no_handle(method):
+    """A non-callable hook is refused whole; a handle used as a context manager is removed when its block raises."""
+    net = build("plain")
+    fast = [(path, c._fast_call) for path, c in net.cells_and_names()]
+    registries = hook_registries(net)
+    state_registries = [list(c._state_hooks(name).items()) for _, c in net.cells_and_names()
+                        for name in ("_state_dict_pre_hooks", "_state_dict_hooks",
+                                     "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")]
+    tried(HOOKS, True)
+    with pytest.raises(TypeError, match="callable"):
+        getattr(net.norm, method)("not a function")
+    with pytest.raises(Boom):
+        with getattr(net.norm, method)(lambda *args: None):
+            raise Boom("the block failed")
+    expect(hook_registries(net) == registries and [(p, c._fast_call) for p, c in net.cells_and_names()] == fast,
+           f"{method}: a refused or abandoned hook stayed registered", HOOKS)
+    expect([list(c._state_hooks(name).items()) for _, c in net.cells_and_names()
+            for name in ("_state_dict_pre_hooks", "_state_dict_hooks",
+                         "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")] == state_registries,
+           f"{method}: a state-dict hook stayed registered", HOOKS)
+
+
+def test_failed_operations_roll_back_on_every_backend(backend):
+    """The in-place writes and their undo, and the checks before a step, on NumPy, a strict device and CuPy."""
+    net, source = Model(0), Model(1)
+    handle = net.norm.register_load_state_dict_post_hook(raise_boom)  # raises after the values were written
+    before = snapshot(net)
+    with pytest.raises(Boom):
+        net.load_state_dict(source.state_dict())
+    assert snapshot(net) == before
+    handle.remove()
+    params = {p.name: ms.Parameter(ms.Tensor(host(p)), name=p.name) for p in source.get_parameters()}
+    params["norm.beta"] = ms.Parameter(ms.Tensor(np.zeros(5, np.float32)), name="norm.beta")
+    with pytest.raises(RuntimeError, match="shape"):
+        ms.load_param_into_net(net, params)
+    assert snapshot(net) == before
+    opt = make_optimizer("adam", net)
+    opt(gradients(opt, 0))
+    opt.learning_rate.set_data(ms.Tensor(np.float32("nan")))
+    before = snapshot(net, opt)
+    with pytest.raises(ValueError, match="learning rate"):
+        opt(gradients(opt, 1))
+    assert snapshot(net, opt) == before
+    first, second = host(net.dense.bias).copy(), host(net.norm.beta).copy()  # two (3,) targets swapped
+    net.load_state_dict({"dense.bias": net.norm.beta, "norm.beta": net.dense.bias}, strict=False)
+    assert np.array_equal(host(net.dense.bias), second) and np.array_equal(host(net.norm.beta), first)
+    tried(LSD, True)
+    tried(LPN, True)
+    tried(OPT, True)
+    tried(LSD, False)
