@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 import cellkit as ms
 from cellkit import nn
 from cellkit.serialization import checkpoint as checkpoint_module
+from cellkit.serialization import ckpt_format
 
 import reliability
 
@@ -197,9 +198,6 @@ def reference_ckpt_records(content):
     return values, records, crc
 
 
-CKPT_NUMPY = {"Float16": np.float16, "Float32": np.float32, "Float64": np.float64, "Int8": np.int8,
-              "Int16": np.int16, "Int32": np.int32, "Int64": np.int64, "UInt8": np.uint8, "Bool": np.bool_,
-              "BFloat16": "bfloat16"}
 ITEMSIZE = {"Float16": 2, "Float32": 4, "Float64": 8, "Int8": 1, "Int16": 2, "Int32": 4, "Int64": 8, "UInt8": 1,
             "Bool": 1, "BFloat16": 2}
 
@@ -216,8 +214,10 @@ def _expected_entry(dtype_name, dims, data):
         count *= d
     if count * size != len(data):
         raise Invalid("data length does not match the shape")
+    if len(dims) > 64:
+        raise Invalid("more dims than NumPy holds")
     if count == 0:
-        try:  # NumPy holds at most 64 dims, and refuses a shape whose product overflows even when one is 0
+        try:  # NumPy refuses a shape whose product overflows, even when one dim is 0
             np.empty(0, np.uint8).reshape(tuple(dims))
         except ValueError:
             raise Invalid("a shape NumPy cannot hold") from None
@@ -467,7 +467,6 @@ def test_reference_reader_agrees_with_the_loader_on_every_valid_source(sources, 
         reference = reference_ckpt(content) if fmt == "ckpt" else reference_safetensors(content)
         assert loaded == reference, f"{label}: the loader and the reference reader disagree on a valid file"
     records = [("w", [2, 2], "Float32", np.arange(4, dtype=np.float32).tobytes()), ("n", [0], "str", b"h\0\0\0")]
-    from cellkit.serialization import ckpt_format
     expected = ckpt_format.encode_entry("w", np.arange(4, dtype=np.float32).reshape(2, 2), ms.float32)[0] \
         + ckpt_format.encode_entry("n", "h")[0]
     assert encode_records(records) == expected
