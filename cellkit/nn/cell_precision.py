@@ -77,10 +77,16 @@ class PrecisionMixin:
         """``inputs`` (a tuple) with every floating Tensor cast to ``dst_type``."""
         if not isinstance(inputs, tuple):
             raise TypeError(f"For 'cast_inputs', 'inputs' must be a tuple, but got {type(inputs).__name__}")
-        return tuple(_cast_tree(v, _dt.to_dtype(dst_type)) for v in inputs)
+        try:
+            dst_type = _dt.to_dtype(dst_type)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"For 'cast_inputs', 'dst_type': {exc}") from None
+        return tuple(_cast_tree(v, dst_type) for v in inputs)
 
     def auto_cast_inputs(self, inputs):
         """``inputs`` cast to the type set by :meth:`to_float` (unchanged if none was set)."""
+        if not isinstance(inputs, (tuple, list)):
+            raise TypeError(f"For 'auto_cast_inputs', 'inputs' must be a tuple, but got {type(inputs).__name__}")
         if self._dst_type is None:
             return tuple(inputs)
         return self.cast_inputs(tuple(inputs), self._dst_type)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections import OrderedDict, namedtuple
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 
 import numpy as np
 
@@ -183,6 +183,9 @@ class StateMixin:
             keep_vars = values.get("keep_vars", keep_vars)
         if not isinstance(prefix, str):
             raise TypeError(f"For 'state_dict', 'prefix' must be a str, but got {type(prefix).__name__}")
+        if destination is not None and not isinstance(destination, MutableMapping):
+            raise TypeError(f"For 'state_dict', 'destination' must be a dict (or None), "
+                            f"but got {type(destination).__name__}")
         if destination is None:
             destination = _StateDict()
             destination._metadata = OrderedDict()
@@ -228,7 +231,10 @@ class StateMixin:
         them (``flatten_weights``) stay views.
         """
         if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+            raise TypeError(f"For 'load_state_dict', 'state_dict' must be dict-like, but got {type(state_dict).__name__}")
+        bad_keys = [k for k in state_dict if not isinstance(k, str)]
+        if bad_keys:
+            raise TypeError(f"For 'load_state_dict', the keys of 'state_dict' must be str, but got {bad_keys[0]!r}")
         if isinstance(strict, (bool, np.bool_)) or isinstance(strict, int):
             strict = bool(strict)
         else:

@@ -184,8 +184,8 @@ def _save_path(save_obj, ckpt_file_name, format):
                         f"but got {type(ckpt_file_name)}.")
     path = os.path.realpath(ckpt_file_name)
     if os.path.isdir(path):
-        raise IsADirectoryError(f"For 'save_checkpoint', the parameter `ckpt_file_name`: {path} is a directory, "
-                                "it must be a file name.")
+        raise IsADirectoryError(f"For 'save_checkpoint', the parameter `ckpt_file_name` {ckpt_file_name!r}: {path} "
+                                "is a directory, it must be a file name.")
     if not path.endswith(format):
         path += f".{format}"
     return path
@@ -521,7 +521,8 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     if not parameter_dict:
         raise ValueError(f"The loaded parameter dict is empty after filter or specify (checkpoint file {label}), "
                          "please check whether the file holds parameters and whether 'filter_prefix' or "
-                         "'specify_prefix' are set correctly.")
+                         f"'specify_prefix' are set correctly (got filter_prefix={filter_prefix!r}, "
+                         f"specify_prefix={specify_prefix!r}).")
     if net is not None:
         load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
     return parameter_dict
@@ -553,7 +554,7 @@ def _read_source(ckpt_file_name, format):
     _wait_async_save()  # never look for a file that a background save is still writing
     if format not in _FORMATS:
         raise ValueError("For 'load_checkpoint', the checkpoint file should end with '.ckpt' or '.safetensors', "
-                         "please input the correct 'format'.")
+                         f"please input the correct 'format' ('ckpt' or 'safetensors'), but got {format!r}.")
     if isinstance(ckpt_file_name, io.BytesIO):
         if format == "ckpt":
             raise TypeError("ckpt don't support BytesIO as input type, please change to safetensors.")

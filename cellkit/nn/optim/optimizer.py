@@ -482,7 +482,8 @@ class Optimizer(Cell):
             )
         if len(gradients) != self.param_length:
             raise ValueError(
-                f"For '{self.cls_name}', got {len(gradients)} gradients for {self.param_length} parameters "
+                f"For '{self.cls_name}', 'gradients' must hold one Tensor per parameter, but got "
+                f"{len(gradients)} gradients for {self.param_length} parameters "
                 f"({', '.join(p.name for p in self.parameters)})"
             )
         arrays = []
