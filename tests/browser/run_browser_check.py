@@ -16,7 +16,15 @@
 Screenshots go to ``tests/browser/screenshots/``.  Every server is shut down and
 every process it started is gone at the end (checked).  Exit status 0 on success.
 
-Usage: ``python tests/browser/run_browser_check.py [--headed] [--keep]``
+6. Course notebooks 02 and 05 (committed with outputs) are opened, their saved
+   outputs must show, then they are run from scratch and their cell tree,
+   hook trace and explorer widgets are photographed; with ``--readme-images``
+   two of those photographs replace ``docs/images/explorer.png`` and
+   ``hook_trace.png`` (the README shows them).
+7. Notebook 7: the untrusted copy is opened in the Notebook 7 interface of the
+   second server; the static tree must show there too.
+
+Usage: ``python tests/browser/run_browser_check.py [--headed] [--keep] [--readme-images]``
 """
 from __future__ import annotations
 
@@ -125,8 +133,8 @@ class Lab:
             text = resp.read().decode() or "null"
         return json.loads(text)
 
-    def url(self, path):
-        return f"{self.base}/lab/tree/{path}?token={self.token}"
+    def url(self, path, app="lab/tree"):
+        return f"{self.base}/{app}/{path}?token={self.token}"
 
     def log_tail(self, n=4000):
         try:
@@ -192,8 +200,8 @@ def dismiss_news_toast(page):
         pass
 
 
-def open_notebook(page, lab, path):
-    page.goto(lab.url(path), timeout=UI_S * 1000)
+def open_notebook(page, lab, path, app="lab/tree"):
+    page.goto(lab.url(path, app=app), timeout=UI_S * 1000)
     page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=UI_S * 1000)
     page.wait_for_timeout(500)
     dismiss_dialogs(page)
@@ -219,7 +227,7 @@ def wait_kernel_connected(lab, timeout_s):
     raise CheckFailed(f"no kernel became idle and connected within {timeout_s}s: {lab.api('GET', '/api/kernels')}")
 
 
-def run_all_cells(page, lab):
+def run_all_cells(page, lab, n_code_cells=N_CODE_CELLS, timeout_s=RUN_ALL_S):
     """Run menu -> Run All Cells, then wait until every code cell has an execution count and the kernel is idle."""
     page.locator(".jp-NotebookPanel .jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(
         timeout=UI_S * 1000)   # the kernel is up ...
@@ -241,9 +249,9 @@ def run_all_cells(page, lab):
     page.wait_for_function(
         f"""() => {{ const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]
                                 .map(e => e.textContent.trim());
-                    return p.length === {N_CODE_CELLS} && p.every(t => /^\\[\\d+\\]:$/.test(t)); }}""",
-        timeout=RUN_ALL_S * 1000)
-    wait_kernel_idle(page, RUN_ALL_S)
+                    return p.length >= {n_code_cells} && p.every(t => /^\\[\\d+\\]:$/.test(t)); }}""",
+        timeout=timeout_s * 1000)
+    wait_kernel_idle(page, timeout_s)
 
 
 def output_text(page):
@@ -333,6 +341,67 @@ def first_run(page, lab, shots):
     return saved
 
 
+# The course notebooks the check runs, and which outputs it photographs (text that identifies each).
+COURSE = {
+    "02_building_cells.ipynb": [("course_02_cell_tree.png", "html", "Parameters"),
+                                ("course_02_explorer.png", "widget", None)],
+    "05_forward_hooks.ipynb": [("course_05_hook_trace.png", "html", "Hook trace of"),
+                               ("course_05_trace_explorer.png", "widget", None)],
+}
+README_IMAGES = {"course_02_explorer.png": "explorer.png", "course_05_hook_trace.png": "hook_trace.png"}
+
+
+def course_notebook(page, lab, name, shots):
+    """Open a committed course notebook, check its saved outputs show, run it, photograph its displays."""
+    log(f"course notebook {name}: saved outputs, then a fresh run")
+    nb = json.loads((lab.root / name).read_text())
+    # Cells whose input the notebook keeps collapsed (the exercise solutions) show no prompt.
+    n_code = sum(1 for c in nb["cells"] if c["cell_type"] == "code"
+                 and not c.get("metadata", {}).get("jupyter", {}).get("source_hidden"))
+    # A workspace of its own, so JupyterLab does not restore the tabs of the earlier check beside it.
+    open_notebook(page, lab, name, app=f"lab/workspaces/course{name[:2]}/tree")
+    html_outputs = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon")
+    html_outputs.first.wait_for(timeout=UI_S * 1000)
+    check(html_outputs.count() >= 1, f"{name}: the committed static outputs render before anything runs")
+    t0 = time.monotonic()
+    run_all_cells(page, lab, n_code, timeout_s=RUN_ALL_S)
+    log(f"{name}: all {n_code} code cells ran in {time.monotonic() - t0:.1f}s")
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
+                          ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
+    check(errors.count() == 0, f"{name}: no cell printed an error"
+          + ("" if errors.count() == 0 else f": {errors.first.inner_text()[:2000]}"))
+    for shot, kind, text in COURSE[name]:
+        if kind == "html":
+            target = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon", has_text=text).first
+        else:
+            target = page.locator(".jp-OutputArea-output .widget-hbox, .jp-OutputArea-output .widget-vbox").first
+        target.wait_for(timeout=UI_S * 1000)
+        target.scroll_into_view_if_needed()
+        page.wait_for_timeout(400)
+        check(target.bounding_box() is not None and target.bounding_box()["height"] > 40,
+              f"{name}: the {kind} display for {shot} is on the page")
+        target.screenshot(path=str(shots / shot))
+    page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("Control+s")   # keep the server quiet about unsaved changes at shutdown
+    page.wait_for_timeout(500)
+
+
+def notebook7_view(page, lab, path, shots):
+    """The same untrusted notebook in the Notebook 7 interface: the static tree must show there too."""
+    page.goto(lab.url(path, app="notebooks"), timeout=UI_S * 1000)
+    html_outputs = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon")
+    html_outputs.first.wait_for(timeout=UI_S * 1000)
+    dismiss_dialogs(page)
+    tree_text = html_outputs.nth(0).inner_text()
+    for t in TREE_TEXTS:
+        check(t in tree_text, f"Notebook 7, untrusted: static tree shows {t!r}")
+    check(page.locator(".jp-OutputArea-output details summary", has_text="TinyNet").count() >= 1,
+          "Notebook 7, untrusted: the tree is <details>/<summary>")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(shots / "4_notebook7_untrusted.png"))
+
+
 def untrusted_view(page, lab, path, shots):
     log("opening the saved copy as an untrusted notebook (not running it)")
     model = lab.api("GET", f"/api/contents/{path}?content=1")
@@ -362,6 +431,7 @@ def main(argv):
 
     headed = "--headed" in argv
     keep = "--keep" in argv
+    readme_images = "--readme-images" in argv
     if not Path(CHROMIUM).exists():
         raise CheckFailed(f"{CHROMIUM} is missing (apt-get install chromium)")
     SHOTS.mkdir(exist_ok=True)
@@ -376,6 +446,8 @@ def main(argv):
         root1.mkdir()
         root2.mkdir()
         shutil.copy(HERE / NOTEBOOK, root1 / NOTEBOOK)
+        for name in COURSE:
+            shutil.copy(HERE.parents[1] / "notebooks" / name, root1 / name)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=not headed, args=CHROMIUM_ARGS,
                                          timeout=UI_S * 1000)
@@ -388,12 +460,23 @@ def main(argv):
                 page.on("pageerror", lambda exc: log(f"page error: {exc}"))
                 try:
                     saved = first_run(page, lab1, SHOTS)
+                    for name in COURSE:
+                        page.close()
+                        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                        page.set_default_timeout(UI_S * 1000)
+                        course_notebook(page, lab1, name, SHOTS)
                 except Exception:
                     page.screenshot(path=str(SHOTS / "failure_run.png"))
                     raise
                 finally:
                     page.close()
                 lab1.stop()
+                if readme_images:
+                    images = HERE.parents[1] / "docs" / "images"
+                    images.mkdir(parents=True, exist_ok=True)
+                    for shot, target in README_IMAGES.items():
+                        shutil.copy(SHOTS / shot, images / target)
+                    log(f"README images updated in {images}")
 
                 untrusted = "display_check_untrusted.ipynb"
                 shutil.copy(saved, root2 / untrusted)
@@ -405,6 +488,7 @@ def main(argv):
                 page.set_default_timeout(UI_S * 1000)
                 try:
                     untrusted_view(page, lab2, untrusted, SHOTS)
+                    notebook7_view(page, lab2, untrusted, SHOTS)
                 except Exception:
                     page.screenshot(path=str(SHOTS / "failure_untrusted.png"))
                     raise
