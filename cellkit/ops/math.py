@@ -33,8 +33,11 @@ def _compute(fn, A, B, op, names=("input", "other")):
     """Run a broadcasting binary array function, turning shape errors into ours."""
     try:
         return fn(A, B)
-    except (ValueError, TypeError, RuntimeError):
+    except (ValueError, TypeError, RuntimeError) as exc:
         check_broadcast(A, B, op, names)  # raises the readable ValueError if shapes are the cause
+        if isinstance(exc, TypeError):  # e.g. NumPy refuses ``-`` on bools
+            raise TypeError(f"For '{op}', '{names[0]}' and '{names[1]}' of dtypes {_dt.dtype_of(A)} and "
+                            f"{_dt.dtype_of(B)} are not supported: {exc}") from None
         raise
 
 
@@ -121,6 +124,8 @@ def div(input, other, *, rounding_mode=None):
 def neg(input):
     """``-input``."""
     x = tensor_arg(input, "input", "neg")
+    if x.dtype is _dt.bool_:
+        raise TypeError("For 'neg', 'input' of dtype Bool is not supported: use ops.logical_not to flip bools")
     out = xp().negative(x._data)
     if _ag._depth == 0:
         return wrap(out)
@@ -154,7 +159,10 @@ def _unary(input, op, forward, backward, to_float=True):
     """A unary op: ``forward(array)``; ``backward(g, x_array, out_array)``."""
     t = tensor_arg(input, "input", op)
     arr = float_array(t, op) if to_float else t._data
-    out = forward(arr)
+    try:
+        out = forward(arr)
+    except TypeError as exc:  # e.g. NumPy has no sign of bools
+        raise TypeError(f"For '{op}', 'input' of dtype {t.dtype} is not supported: {exc}") from None
     if _ag._depth == 0 or t._node is None:
         return wrap(out)
     return attach(out, op.capitalize(), lambda g: (backward(g, arr, out),), t)
@@ -325,22 +333,44 @@ remainder = mod
 
 
 # -- comparisons and logic (no gradient: their outputs are booleans) ------------
-def _compare(name, fn_name):
-    def compare(input, other):
-        a, b, A, B = binary_operands(input, other, name)
-        return wrap(_compute(getattr(xp(), fn_name), A, B, name))
-
-    compare.__name__ = name
-    compare.__doc__ = f"Elementwise ``{fn_name}`` comparison; returns a Bool tensor with no gradient."
-    return compare
+# Each comparison is its own function (not one closure made six times): graph mode
+# recognises an op by its code object, and six closures would share one.
+def _comparison(input, other, name):
+    a, b, A, B = binary_operands(input, other, name)
+    return wrap(_compute(getattr(xp(), name), A, B, name))
 
 
-equal = eq = _compare("equal", "equal")
-not_equal = ne = _compare("not_equal", "not_equal")
-greater = gt = _compare("greater", "greater")
-greater_equal = ge = _compare("greater_equal", "greater_equal")
-less = lt = _compare("less", "less")
-less_equal = le = _compare("less_equal", "less_equal")
+def equal(input, other):
+    """Elementwise ``input == other``; a Bool tensor with no gradient."""
+    return _comparison(input, other, "equal")
+
+
+def not_equal(input, other):
+    """Elementwise ``input != other``; a Bool tensor with no gradient."""
+    return _comparison(input, other, "not_equal")
+
+
+def greater(input, other):
+    """Elementwise ``input > other``; a Bool tensor with no gradient."""
+    return _comparison(input, other, "greater")
+
+
+def greater_equal(input, other):
+    """Elementwise ``input >= other``; a Bool tensor with no gradient."""
+    return _comparison(input, other, "greater_equal")
+
+
+def less(input, other):
+    """Elementwise ``input < other``; a Bool tensor with no gradient."""
+    return _comparison(input, other, "less")
+
+
+def less_equal(input, other):
+    """Elementwise ``input <= other``; a Bool tensor with no gradient."""
+    return _comparison(input, other, "less_equal")
+
+
+eq, ne, gt, ge, lt, le = equal, not_equal, greater, greater_equal, less, less_equal
 
 
 def _as_bool(t):
