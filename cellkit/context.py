@@ -73,6 +73,8 @@ def _check_jit_config(config):
 
 def get_context(attr_key):
     """The value of one setting; KeyError-free: unknown keys raise ValueError."""
+    if not isinstance(attr_key, str):
+        raise TypeError(f"get_context: 'attr_key' must be a str, but got {type(attr_key).__name__}")
     if attr_key not in _settings:
         raise ValueError(f"get_context: unknown setting {attr_key!r}; known: {sorted(_settings)}")
     return _settings[attr_key]

@@ -106,7 +106,7 @@ def to_dtype(value) -> DType:
     elif value is not None:  # np.dtype(None) would quietly mean float64
         try:
             return _BY_NAME[str(np.dtype(value))]
-        except (TypeError, KeyError):
+        except (TypeError, ValueError, KeyError):  # ValueError: NumPy cannot read the object as a dtype
             pass
         name = str(value).rsplit(".", 1)[-1]
         if name in _BY_NAME:

@@ -436,6 +436,8 @@ def _cells_of(fn, net):
             net = fn.__self__
     if net is None:
         return None, {}
+    if not isinstance(net, Cell):
+        raise TypeError(f"memory.profile: 'net' must be a Cell (or None), but got {type(net).__name__}")
     paths = {}
     for name, cell in net.cells_and_names():
         paths.setdefault(id(cell), name or type(net).__name__)

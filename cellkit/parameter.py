@@ -766,6 +766,11 @@ Parameter (name=new.param1, shape=(2, 2), dtype=Float32, requires_grad=True))
                 "For 'ParameterTuple', the input must be a collection of Parameters, but got a single "
                 f"{type(iterable).__name__}; wrap it in a list"
             )
+        if isinstance(iterable, (str, bytes, dict)) or not hasattr(iterable, "__iter__"):
+            raise TypeError(
+                "For 'ParameterTuple', the input must be a collection of Parameters, "
+                f"but got {type(iterable).__name__}"
+            )
         members = tuple(iterable)
         for index, member in enumerate(members):
             if not isinstance(member, Parameter):

@@ -98,7 +98,7 @@ def _human_bytes(n):
     return f"{n:.3g} EiB"
 
 
-def check_allocation(shape, dtype, where):
+def check_allocation(shape, dtype, where, given=""):
     """Refuse, before allocating anything, a tensor bigger than this machine's memory.
 
     A typo such as ``10**12`` in a shape would otherwise reach NumPy, which
@@ -120,6 +120,7 @@ def check_allocation(shape, dtype, where):
         raise RuntimeError(
             f"For '{where}', a tensor of shape {tuple(int(d) for d in shape)} and dtype {dtype} needs "
             f"{_human_bytes(need)}, more than this machine's memory ({_human_bytes(_MEMORY)})"
+            + (f"; it comes from {given}" if given else "")
         )
 
 
@@ -177,7 +178,10 @@ class Tensor:
                 self._lazy = None
             return
         if shape is not None or init is not None:
-            raise ValueError("Tensor: give either input_data, or shape/dtype/init, not both")
+            raise ValueError(
+            "Tensor: give either input_data, or shape/dtype/init, not both, but got input_data with "
+            + ", ".join(f"{k}={v!r}" for k, v in (("shape", shape), ("init", init)) if v is not None)
+        )
         self._data = _to_backend_array(input_data, dtype)
 
     # -- cheap construction used by ops ----------------------------------

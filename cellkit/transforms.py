@@ -39,6 +39,8 @@ def _as_weight_list(weights):
             "weights must be a Parameter, a ParameterTuple or a list of Parameters, "
             f"but got {type(weights).__name__}"
         ) from None
+    if isinstance(weights, (dict, str)):
+        items = [weights]  # iterating would give its keys (or characters): name the container itself
     for w in items:
         if not isinstance(w, Tensor):
             raise TypeError(f"weights must contain only Parameters, but got {type(w).__name__}")

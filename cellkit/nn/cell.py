@@ -210,6 +210,9 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         """Run ``construct`` (with hooks) on already-cast inputs. Deprecated in MindSpore."""
         if not isinstance(cast_inputs, tuple):
             raise TypeError(f"For 'run_construct', 'cast_inputs' must be a tuple, but got {type(cast_inputs).__name__}")
+        if kwargs is not None and (not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs)):
+            raise TypeError(f"For 'run_construct', 'kwargs' must be a dict of str keys (or None), "
+                            f"but got {type(kwargs).__name__} {list(kwargs)[:5] if isinstance(kwargs, dict) else ''}")
         return self._run_with_hooks(cast_inputs, dict(kwargs or {}))
 
     def exec_checkpoint_graph(self):
@@ -337,6 +340,12 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             self._set_parameter_tuple(name, value)  # replaces a Parameter attribute of that name too
         elif isinstance(value, Cell):
             self._assign_registered(name, value, "child cell")
+            if self._auto_prefix and isinstance(name, str) and not _PREFIX_PATTERN.match(name + "."):
+                # checked before registering, so a refused name leaves the Cell as it was
+                raise ValueError(
+                    f"For '{type(self).__name__}', the attribute name {name!r} cannot prefix the Parameter names "
+                    r"of the sub-Cell: it must match '^\w*[0-9a-zA-Z_.\-]*$' (letters, digits, '_', '.', '-')"
+                )
             self.insert_child_to_cell(name, value)
             if self._auto_prefix:
                 value.update_parameters_name(name + ".")  # rename by attribute path: net.weight
@@ -461,7 +470,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         if not isinstance(param_name, str):
             raise TypeError(f"For 'insert_param_to_cell', 'param_name' must be a str, but got {type(param_name).__name__}")
         if not param_name:
-            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not be None.")
+            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' must not be empty, but got ''.")
         if check_name_contain_dot and "." in param_name:
             raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' should not contain '.': {param_name!r}")
         if "_params" not in self.__dict__:
@@ -576,6 +585,9 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         ``cells`` is a set of Cells already visited (they and what lies below
         them are skipped); it is updated as the walk goes, as in MindSpore.
         """
+        if cells is not None and not isinstance(cells, set):
+            raise TypeError(f"For 'cells_and_names', 'cells' must be a set of Cells (or None), "
+                            f"but got {type(cells).__name__}")
         seen = cells if cells else set()
         if self in seen:
             return

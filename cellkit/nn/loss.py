@@ -56,7 +56,7 @@ class LossBase(Cell):
         super().__init__()
         if reduction not in _REDUCTIONS:
             raise ValueError(f"For '{type(self).__name__}', the 'reduction' must be in ['mean', 'sum', 'none'], "
-                             f"but got {reduction}.")
+                             f"but got {reduction!r}.")
         self.reduction = reduction
         self.reduce = reduction != "none"
         self.average = reduction == "mean"

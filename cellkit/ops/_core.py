@@ -99,7 +99,7 @@ def dtype_arg(value, name, op):
     """``value`` as a cellkit DType; TypeError naming ``op`` and ``name`` if it names none."""
     try:
         return _dt.to_dtype(value)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise TypeError(f"For '{op}', '{name}': {exc}") from None
 
 

@@ -113,7 +113,7 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     count = (end - start) / step
     if not math.isfinite(count) or count >= 2 ** 63:
         raise ValueError(f"For 'arange', [{start}, {end}) in steps of {step} holds too many values")
-    check_allocation((max(math.ceil(count), 0),), dtype, "arange")
+    check_allocation((max(math.ceil(count), 0),), dtype, "arange", f"start={start}, end={end}, step={step}")
     if count <= 0:  # empty (NumPy refuses some empty ranges of huge endpoints)
         start, end, step = 0, 0, 1
     be = _backend._current

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import autograd as _ag
 from .. import dtype as _dt
-from ._core import attach, tensor_arg, unbroadcast, wrap, xp
+from ._core import attach, bool_arg, tensor_arg, unbroadcast, wrap, xp
 
 __all__ = ["matmul", "bmm", "batch_matmul", "mm"]
 
@@ -99,6 +99,8 @@ def batch_matmul(x, y, transpose_a=False, transpose_b=False):
 
     x = tensor_arg(x, "x", "BatchMatMul")
     y = tensor_arg(y, "y", "BatchMatMul")
+    transpose_a = bool_arg(transpose_a, "transpose_a", "BatchMatMul")
+    transpose_b = bool_arg(transpose_b, "transpose_b", "BatchMatMul")
     if transpose_a:
         x = swapaxes(x, -1, -2)
     if transpose_b:

@@ -292,7 +292,8 @@ def _class_loss(input, target, weight, ignore_index, reduction, label_smoothing,
     if weight is not None:
         wt = tensor_arg(weight, "weight", op)
         if wt.shape != (n_classes,):
-            raise ValueError(f"For '{op}', 'weight' must have shape ({n_classes},), but got {wt.shape}")
+            raise ValueError(f"For '{op}', 'weight' must have shape ({n_classes},) for '{names[0]}' of shape "
+                             f"{tuple(X.shape)}, but got {wt.shape}")
         W = x.reshape(float_array(wt, op), along)
         if W.dtype != X.dtype:
             W = x.astype(W, X.dtype)
@@ -322,9 +323,10 @@ def _class_loss(input, target, weight, ignore_index, reduction, label_smoothing,
             )
         bad = ((T < 0) | (T >= n_classes)) & (T != ignore_index)
         if bool(backend().to_host(x.any(bad))):
+            first = backend().to_host(T[bad]).reshape(-1)[0].item()
             raise ValueError(
-                f"For '{op}', every '{names[1]}' value must be a class index in [0, {n_classes}) or "
-                f"ignore_index={ignore_index}, but some are not"
+                f"For '{op}', every '{names[1]}' value must be a class index in [0, {n_classes}) "
+                f"('{names[0]}' has shape {tuple(X.shape)}) or ignore_index={ignore_index}, but got {first}"
             )
         T_axis = x.expand_dims(T, axis=axis)
         onehot = x.astype(T_axis == x.reshape(_arange_like(n_classes, X), along), X.dtype)

@@ -215,14 +215,16 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
     wo = _out_size(w, kw, stride[1], dilation[1], left, right)
     if ho < 1 or wo < 1:
         raise ValueError(
-            f"For '{op}', the padded input ({h + top + bottom}, {w + left + right}) is smaller than the "
-            f"dilated kernel ({dilation[0] * (kh - 1) + 1}, {dilation[1] * (kw - 1) + 1})"
+            f"For '{op}', the input of shape {tuple(X.shape)}, padded to ({h + top + bottom}, {w + left + right}), "
+            f"is smaller than the kernel {(kh, kw)} dilated by {tuple(dilation)}: "
+            f"({dilation[0] * (kh - 1) + 1}, {dilation[1] * (kw - 1) + 1})"
         )
     bt = None
     if bias is not None:
         bt = tensor_arg(bias, "bias", op)
         if bt.shape != (o,):
-            raise ValueError(f"For '{op}', 'bias' must have shape ({o},) to match the weight, but got {bt.shape}")
+            raise ValueError(f"For '{op}', 'bias' must have shape ({o},) to match the weight of shape "
+                             f"{tuple(W.shape)}, but got {bt.shape}")
     recording = _ag._depth != 0 and (xt._node is not None or wt._node is not None or
                                      (bt is not None and bt._node is not None))
     Xp = _pad(X, pads, 0)
@@ -314,8 +316,9 @@ def _pool_geometry(X, kernel, stride, dilation, pads, ceil_mode, op):
     wo = _out_size(w, kw, sw, dw, left, right, ceil_mode)
     if ho < 1 or wo < 1:
         raise ValueError(
-            f"For '{op}', the padded input ({h + top + bottom}, {w + left + right}) is smaller than the "
-            f"kernel ({dh * (kh - 1) + 1}, {dw * (kw - 1) + 1})"
+            f"For '{op}', the input of shape {tuple(X.shape)}, padded to ({h + top + bottom}, {w + left + right}), "
+            f"is smaller than the kernel {(kh, kw)}" + (f" dilated by {(dh, dw)}" if (dh, dw) != (1, 1) else "")
+            + f": ({dh * (kh - 1) + 1}, {dw * (kw - 1) + 1})"
         )
     extra_h = max((ho - 1) * sh + dh * (kh - 1) + 1 - (h + top + bottom), 0)
     extra_w = max((wo - 1) * sw + dw * (kw - 1) + 1 - (w + left + right), 0)
@@ -633,7 +636,8 @@ def dense(input, weight, bias=None):
         bt = tensor_arg(bias, "bias", op)
         features = W2.shape[0]
         if bt.ndim > 1 or (bt.ndim == 1 and bt.shape[0] not in (1, features)):
-            raise ValueError(f"For '{op}', 'bias' must have shape ({features},), but got {bt.shape}")
+            raise ValueError(f"For '{op}', 'bias' must have shape ({features},) for 'weight' of shape "
+                             f"{tuple(W.shape)}, but got {bt.shape}")
         B = bt._data if bt._data.dtype == out.dtype else x.astype(bt._data, out.dtype)
         out = out + B
     if vector_w:

@@ -47,13 +47,15 @@ def _check_float(value, name, op, low, high, low_open):
     return float(value)
 
 
-def _param_array(value, name, op, shape, dtype):
-    """The array of an optional per-feature tensor, checked against ``shape``."""
+def _param_array(value, name, op, shape, dtype, source=None):
+    """The array of an optional per-feature tensor, checked against ``shape`` (taken from ``source``: a
+    ``(name, shape)`` pair the message names)."""
     if value is None:
         return None, None
     t = tensor_arg(value, name, op)
     if tuple(t.shape) != tuple(shape):
-        raise ValueError(f"For '{op}', '{name}' must have shape {tuple(shape)}, but got {t.shape}")
+        where = f" for '{source[0]}' of shape {tuple(source[1])}" if source else ""
+        raise ValueError(f"For '{op}', '{name}' must have shape {tuple(shape)}{where}, but got {t.shape}")
     a = t._data
     if a.dtype != dtype:
         a = xp().astype(a, dtype)
@@ -77,8 +79,8 @@ def _batch_norm(input_x, running_mean, running_var, weight, bias, training, mome
     X = float_array(xt, op)
     channels = X.shape[1]
     per_channel = (channels,)
-    wt, W = _param_array(weight, "weight", op, per_channel, X.dtype)
-    bt, B = _param_array(bias, "bias", op, per_channel, X.dtype)
+    wt, W = _param_array(weight, "weight", op, per_channel, X.dtype, ("input_x", X.shape))
+    bt, B = _param_array(bias, "bias", op, per_channel, X.dtype, ("input_x", X.shape))
     stats = []
     for value, name in ((running_mean, "running_mean"), (running_var, "running_var")):
         if value is None:
@@ -89,7 +91,8 @@ def _batch_norm(input_x, running_mean, running_var, weight, bias, training, mome
         if not isinstance(value, Tensor):
             raise TypeError(f"For '{op}', '{name}' must be a Tensor or Parameter, but got {type(value).__name__}")
         if value.shape != per_channel:
-            raise ValueError(f"For '{op}', '{name}' must have shape {per_channel}, but got {value.shape}")
+            raise ValueError(f"For '{op}', '{name}' must have shape {per_channel} for 'input_x' of shape "
+                             f"{tuple(X.shape)}, but got {value.shape}")
         stats.append(value)
     rm_t, rv_t = stats
 
@@ -200,8 +203,8 @@ def _layer_norm(xt, begin_axis, params_axis, weight, bias, eps, op):
     ndim = X.ndim
     axes = tuple(range(begin_axis, ndim))
     param_shape = tuple(X.shape[params_axis:])
-    wt, W = _param_array(weight, "weight", op, param_shape, X.dtype)
-    bt, B = _param_array(bias, "bias", op, param_shape, X.dtype)
+    wt, W = _param_array(weight, "weight", op, param_shape, X.dtype, ("input", X.shape))
+    bt, B = _param_array(bias, "bias", op, param_shape, X.dtype, ("input", X.shape))
     mean = x.mean(X, axis=axes, keepdims=True)
     centered = X - mean
     var = x.mean(centered * centered, axis=axes, keepdims=True)
@@ -301,8 +304,9 @@ class BatchNorm(Primitive):
         out, (batch_mean, batch_var) = _batch_norm(
             input_x, mean, variance, scale, bias, self.is_training, self.momentum, self.epsilon, "BatchNorm")
         if batch_mean is None:
-            one_per_channel = out._data[(0, slice(None)) + (0,) * (out.ndim - 2)]
-            extras = tuple(wrap(xp().zeros_like(one_per_channel)) for _ in range(4))
+            # one zero per channel (shaped like the running mean, so also for an empty batch)
+            ref = tensor_arg(mean, "mean", "BatchNorm")._data
+            extras = tuple(wrap(xp().zeros_like(ref, dtype=out._data.dtype)) for _ in range(4))
         else:
             extras = (wrap(batch_mean), wrap(batch_var), wrap(batch_mean), wrap(batch_var))
         return (out,) + extras

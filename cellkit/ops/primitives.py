@@ -142,7 +142,7 @@ class Split(Primitive):
             raise ValueError(
                 f"For 'Split', axis {self.axis} of length {length} cannot be split into {self.output_num} equal parts"
             )
-        return shape.split(x, length // self.output_num, axis)
+        return shape.split(x, [length // self.output_num] * self.output_num, axis)
 
 
 class BroadcastTo(Primitive):

@@ -283,9 +283,13 @@ def narrow(input, axis, start, length):
     x = tensor_arg(input, "input", "narrow")
     axis = normalize_axis(axis, x.ndim, "narrow")
     size = x.shape[axis]
-    start = int_arg(start, "start", "narrow", minimum=-size, maximum=size)
-    start = start % size if size and start < 0 else start
-    length = int_arg(length, "length", "narrow", minimum=0, maximum=size - start)
+    start = int_arg(start, "start", "narrow")
+    length = int_arg(length, "length", "narrow")
+    begin = start % size if size and start < 0 else start
+    if not -size <= start <= size or not 0 <= length <= size - begin:
+        raise ValueError(f"For 'narrow', 'start' {start} and 'length' {length} must pick a slice within axis {axis} "
+                         f"of 'input' of shape {tuple(x.shape)} (its length is {size})")
+    start = begin
     return getitem(x, (slice(None),) * axis + (slice(start, start + length),))
 
 
@@ -299,7 +303,7 @@ def tile(input, dims):
     if len(reps) < arr.ndim:
         reps = (1,) * (arr.ndim - len(reps)) + reps
     full = tuple(a * b for a, b in zip((1,) * (len(reps) - arr.ndim) + tuple(arr.shape), reps))
-    check_allocation(full, x.dtype, "tile")
+    check_allocation(full, x.dtype, "tile", f"'dims' {reps}")
     xs = xp()
     base = xs.reshape(arr, (1,) * (len(reps) - arr.ndim) + tuple(arr.shape))
     out = xs.tile(base, reps)
@@ -402,9 +406,12 @@ def take(input, indices, axis=None):
     """Gather along ``axis`` (``None``: from the flattened input)."""
     x = tensor_arg(input, "input", "take")
     indices = tensor_arg(indices, "indices", "take") if not isinstance(indices, (int, np.integer)) else indices
-    if axis is None:
-        return gather(reshape(x, (-1,)), indices, 0)
-    return gather(x, indices, axis)
+    try:
+        if axis is None:
+            return gather(reshape(x, (-1,)), indices, 0)
+        return gather(x, indices, axis)
+    except ValueError as exc:
+        raise ValueError(f"For 'take', 'indices' do not fit 'input' of shape {tuple(x.shape)}: {exc}") from None
 
 
 def _index_key(key):

@@ -104,6 +104,9 @@ class _IndexedCells(Cell):
 
     def extend(self, cells):
         """Add every Cell of ``cells`` at the end; returns self."""
+        if isinstance(cells, (str, bytes, dict)) or not hasattr(cells, "__iter__"):
+            raise TypeError(f"For '{type(self).__name__}', 'cells' must be a list or tuple of Cells, "
+                            f"but got {type(cells).__name__}")
         for cell in cells:
             self.append(cell)
         return self
@@ -205,7 +208,14 @@ class CellDict(Cell):
 
     def update(self, cells):
         items = cells.items() if hasattr(cells, "items") else cells
-        for key, cell in items:
+        if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+            raise TypeError(f"For 'CellDict', 'cells' must be a dict or a list of (name, Cell) pairs, "
+                            f"but got {type(cells).__name__}")
+        for item in items:
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise TypeError(f"For 'CellDict', 'cells' must be a dict or a list of (name, Cell) pairs, "
+                                f"but got an item {item!r}")
+            key, cell = item
             self[key] = cell
 
     def construct(self, *inputs):

@@ -178,10 +178,16 @@ class MaxPool2d(_Pool2d):
                 raise ValueError(f"For 'MaxPool2d', the 'padding' must be at most half of 'kernel_size' "
                                  f"{kernel}, but got {padding!r}.")
         else:
-            if padding != 0 or dilation != 1 or return_indices or ceil_mode:
+            given = {"padding": padding, "dilation": dilation, "return_indices": return_indices,
+                     "ceil_mode": ceil_mode}
+            defaults = {"padding": 0, "dilation": 1, "return_indices": False, "ceil_mode": False}
+            changed = [f"{k}={v!r}" for k, v in given.items()
+                       if type(v) is not type(defaults[k]) or v != defaults[k]]
+            if changed:
                 raise ValueError(
                     "For 'MaxPool2d', the parameters 'padding', 'dilation', 'return_indices' and 'ceil_mode' can "
-                    f"only differ from their defaults when pad_mode is 'pad', but got pad_mode:{pad_mode}."
+                    f"only differ from their defaults when pad_mode is 'pad', but got {', '.join(changed)} with "
+                    f"pad_mode:{pad_mode}."
                 )
             self.padding = (0, 0)
             self.dilation = (1, 1)
