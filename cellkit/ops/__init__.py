@@ -28,3 +28,6 @@ from .primitives import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .reduce import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
+# Last on purpose: importing the submodule ``ops/norm.py`` (BatchNorm, LayerNorm ...) bound the
+# name ``norm`` to that module; MindSpore's ``ops.norm`` is the function.
+from .norms import norm  # noqa: F401,E402
