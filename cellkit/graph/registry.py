@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import inspect
+import sys
 import types
 
 __all__ = ["OpInfo", "op_info", "bind_frame_locals", "is_transform_start"]
@@ -126,10 +127,13 @@ def _build():
 
 
 def _op_modules(ops):
+    """``cellkit.ops`` and its submodules (from sys.modules: ``ops.norm`` the attribute is a function)."""
     yield ops
-    for value in vars(ops).values():
-        if isinstance(value, types.ModuleType) and value.__name__.startswith(ops.__name__ + "."):
-            yield value
+    prefix = ops.__name__ + "."
+    for name in sorted(sys.modules):
+        module = sys.modules[name]
+        if name.startswith(prefix) and isinstance(module, types.ModuleType):
+            yield module
 
 
 def _own_call(cls, base):
