@@ -22,6 +22,8 @@ Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00])
 """
 from __future__ import annotations
 
+import weakref as _weakref
+
 from . import backend as _backend
 from .tensor import Tensor
 
@@ -69,11 +71,18 @@ class Node:
 class Leaf(Node):
     """A value we want the gradient of: a transform's input or a weight."""
 
-    __slots__ = ("tensor",)
+    __slots__ = ("_tensor_ref",)
 
     def __init__(self, tensor, label="Leaf"):
         super().__init__(label, None, ())
-        self.tensor = tensor
+        # Weak: the Tensor holds its Leaf in ``_node``; a strong link back would make a
+        # reference cycle, and its array would then wait for the cycle collector to be freed.
+        self._tensor_ref = _weakref.ref(tensor)
+
+    @property
+    def tensor(self):
+        """The Tensor this leaf stands for (None once it is gone)."""
+        return self._tensor_ref()
 
 
 def attach(out_array, op, backward, *inputs):
