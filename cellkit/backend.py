@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -153,7 +154,20 @@ def current() -> Backend:
 def _say_once(message):
     if message not in _reported:
         _reported.add(message)
-        warnings.warn(message, RuntimeWarning, stacklevel=3)
+        warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+
+
+def _user_stacklevel():
+    """The ``stacklevel`` that points a warning at the first caller outside cellkit (the user's line)."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(1), 1
+    while frame is not None:
+        name = frame.f_code.co_filename
+        internal = "importlib" in name and "_bootstrap" in name  # warnings.warn skips these itself
+        if not (internal or os.path.abspath(name).startswith(package)):
+            break  # the first frame of the user's code (at `import cellkit`, the import line)
+        frame, level = frame.f_back, level + (0 if internal else 1)
+    return level
 
 
 def _make_cupy():

@@ -407,8 +407,9 @@ class MemoryComparison:
         return b / a if a else float("nan")
 
     def summary(self):
+        change = f"{self.saving:.0%} less" if self.saving >= 0 else f"{-self.saving:.0%} more"
         return (f"{self.after.label}: peak {_mb(self.after.peak_bytes)} vs {_mb(self.before.peak_bytes)} "
-                f"for {self.before.label} ({self.saving:.0%} less), time x{self.time_ratio:.2f}")
+                f"for {self.before.label} ({change}), time x{self.time_ratio:.2f}")
 
     def __repr__(self):
         return self.summary()

@@ -122,3 +122,5 @@ def test_gpu_requested_without_cuda_every_entry_point_runs_on_numpy_with_one_war
     assert result.stderr.count("GPU requested but unavailable") == 1, result.stderr
     reason = "CUDARuntimeError" if cupy == "broken driver" else "cupy cannot be imported"
     assert reason in result.stderr  # the warning says why
+    where = result.stderr.split("RuntimeWarning")[0]
+    assert where.startswith("<string>:"), where  # and points at the user's line, not inside cellkit
