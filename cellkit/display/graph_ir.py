@@ -135,7 +135,10 @@ def mimebundle(graph, include=None, exclude=None):
     drawing = ir_graph(graph)
     svg = drawing.svg()
     bundle = {"text/plain": listing}
-    note = f'<p style="font-style:italic;color:#6b7280">{escape(drawing.note)}</p>' if drawing.note else ""
+    # The built-in layout writes its note into the SVG itself; say it once.
+    shown_in_svg = svg is not None and drawing.renderer == "fallback"
+    note = (f'<p style="font-style:italic;color:#6b7280">{escape(drawing.note)}</p>'
+            if drawing.note and not shown_in_svg else "")
     if svg is not None:
         bundle["image/svg+xml"] = svg
         picture = f"<div>{svg}</div>"
