@@ -109,7 +109,10 @@ class StateMixin:
         if not isinstance(target, str):
             raise TypeError(f"For 'get_buffer', 'target' must be a str, but got {type(target).__name__}")
         cell_path, _, name = target.rpartition(".")
-        cell = self.get_sub_cell(cell_path)
+        try:
+            cell = self.get_sub_cell(cell_path)
+        except AttributeError as exc:
+            raise AttributeError(f"For 'get_buffer', no buffer at target '{target}': {exc}") from None
         if name not in cell._buffers:
             where = cell_path or type(self).__name__
             raise AttributeError(f"For 'get_buffer', {where} has no buffer named '{name}' (target '{target}')")

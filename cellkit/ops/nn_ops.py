@@ -203,7 +203,8 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
     o, cg, kh, kw = W.shape
     if c != cg * groups:
         raise ValueError(
-            f"For '{op}', the input has {c} channels but the weight of shape {tuple(W.shape)} with "
+            f"For '{op}', the input of shape {tuple(X.shape)} has {c} channels but the weight of shape "
+            f"{tuple(W.shape)} with "
             f"groups={groups} expects {cg * groups} (weight.shape[1] * groups)"
         )
     if o % groups:
