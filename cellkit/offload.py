@@ -174,7 +174,8 @@ def offloaded(run, args, weights=(), label="region", backward_prefetch="Auto"):
     keep_roots |= {id(_root(a._data)) for a in args if isinstance(a, Tensor) and a._data is not None}
     keep_roots |= {id(_root(o._data)) for o in outputs if isinstance(o, Tensor)}  # the output stays
     region.to_host(cells, keep_roots)
-    _in_flight.append(weakref.ref(region))
+    _in_flight[:] = [ref for ref in _in_flight if ref() is not None]  # regions of failed calls are gone
+    _in_flight.append(weakref.ref(region, _forget))
 
     def backward(grads_by_output):
         _prefetch(region)
@@ -191,15 +192,20 @@ def offloaded(run, args, weights=(), label="region", backward_prefetch="Auto"):
     return _rc.attach_outputs(output, backward, node_inputs, f"Offload[{label}]")
 
 
+def _forget(ref):
+    """A region's tape was freed (its backward ran, or its call failed): drop its entry."""
+    if ref in _in_flight:
+        _in_flight.remove(ref)
+
+
 def _prefetch(region):
     """Bring ``region`` back, and with an int prefetch the next regions backward will reach."""
-    live = [r for r in (ref() for ref in _in_flight) if r is not None]
-    _in_flight[:] = [weakref.ref(r) for r in live]
+    _in_flight[:] = [ref for ref in _in_flight if ref() is not None]
+    live = [ref() for ref in _in_flight]
     region.to_device()
     if region in live:
         index = live.index(region)
         ahead = region.prefetch if isinstance(region.prefetch, int) else 0
         for earlier in reversed(live[max(0, index - ahead):index]):  # the order backward will reach them
             earlier.to_device()
-        live.remove(region)
-        _in_flight[:] = [weakref.ref(r) for r in live]
+        del _in_flight[index]  # its backward is running: nothing will prefetch it again
