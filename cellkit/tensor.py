@@ -69,7 +69,8 @@ def _host_array_from_python(data, dtype):
             dtype = _dt.bool_
         else:
             raise TypeError(
-                f"For Tensor, 'input_data' must hold numbers or bools, but got {_clip_repr(data)} (NumPy kind {host.dtype})"
+                f"For Tensor, 'input_data' must hold numbers or bools, but got {_clip_repr(data)} "
+                f"(NumPy kind {host.dtype})"
             )
     return host, dtype
 

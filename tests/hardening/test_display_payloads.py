@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 import cellkit as ms
-from cellkit import display, memory, nn, ops
+from cellkit import display, memory, nn
 from cellkit.display import graph_ir, memory_view
 
 import reliability
