@@ -138,7 +138,7 @@ def mib(n):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batch", type=int, default=2048)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
     x = ms.Tensor(np.random.default_rng(0).standard_normal((args.batch, WIDTH)).astype(np.float32))
     plain = measure(False, x, args.repeats)
