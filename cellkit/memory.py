@@ -284,9 +284,8 @@ class MemoryReport:
                 else:
                     live -= n
                     by_role[event.role] -= n
-            elif kind == "retag":
-                previous = self._role_before(event)
-                by_role[previous] -= n
+            elif kind == "retag":  # a retag only ever turns an activation into a saved array
+                by_role["activation"] -= n
                 by_role[event.role] += n
             elif kind == "move":
                 if event.device == "host":
@@ -307,10 +306,6 @@ class MemoryReport:
         self.peak_bytes = peak
         self.peak_step = peak_step
         self._peak_index = peak_index
-
-    def _role_before(self, event):
-        # A retag only ever turns an activation into a saved array.
-        return "activation"
 
     def by_role_at_peak(self):
         """``{role: bytes}`` live at the peak (roles with nothing live are left out)."""

@@ -164,7 +164,7 @@ def offloaded(run, args, weights=(), label="region", backward_prefetch="Auto"):
         else:
             cut.append(a)
     output = run(*cut)
-    outputs = _rc._flatten(output)
+    outputs = _rc.flatten_outputs(output)
     if not any(isinstance(o, Tensor) and o._node is not None for o in outputs):
         return output
     region = _OffloadedRegion(label, backward_prefetch)

@@ -50,7 +50,7 @@ from . import seed as _seed
 from .autograd import Leaf, Node
 from .tensor import Tensor
 
-__all__ = ["checkpoint", "keep", "replaying", "Region"]
+__all__ = ["checkpoint", "keep", "attach_outputs", "flatten_outputs", "replaying", "Region"]
 
 # Regions in use, innermost last: first runs ('forward') and replays ('replay').
 _regions = []
@@ -62,11 +62,6 @@ _probe = None
 def replaying() -> bool:
     """True while a region's forward is being replayed in backward."""
     return any(r.mode == "replay" for r in _regions)
-
-
-def current_region():
-    """The innermost region in use, or None (hot paths check ``_regions`` first)."""
-    return _regions[-1] if _regions else None
 
 
 class Region:
@@ -139,7 +134,8 @@ class _Using:
         return False
 
 
-def _flatten(output):
+def flatten_outputs(output):
+    """A region's output as a tuple (a single Tensor becomes a 1-tuple)."""
     return output if isinstance(output, tuple) else (output,)
 
 
@@ -173,7 +169,7 @@ def checkpoint(run, args, weights=(), label="region"):
     region = Region(label)
     with _Using(region, "forward"), _ag.no_recording():
         output = run(*args)
-    outputs = _flatten(output)
+    outputs = flatten_outputs(output)
     tensor_outputs = [(i, o) for i, o in enumerate(outputs) if isinstance(o, Tensor)]
     if not tensor_outputs:
         return output
@@ -190,7 +186,7 @@ def attach_outputs(output, backward, node_inputs, op):
     With several outputs, each gets a small selector node feeding the hub;
     the sweep adds their gradients into one :class:`_GradPack`.
     """
-    outputs = _flatten(output)
+    outputs = flatten_outputs(output)
     hub = Node(op, lambda pack: backward(pack if isinstance(pack, _GradPack) else {0: pack}), node_inputs)
     if len(outputs) == 1:
         attached = Tensor._from_array(outputs[0]._data)
@@ -250,7 +246,7 @@ class _Replay:
                 args.append(a)
         with _Using(self.region, "replay"), _ag.recording():
             output = self.run(*args)
-        outputs = _flatten(output)
+        outputs = flatten_outputs(output)
         seeds = []
         for index, g in grads_by_output.items():
             o = outputs[index]
@@ -340,7 +336,7 @@ def keep(run, args, label):
     entry = None if isinstance(output, tuple) else (output, boundary)
     for region in recorders:
         region.kept.append(entry)
-    outputs = _flatten(output)
+    outputs = flatten_outputs(output)
     plain = tuple(Tensor._from_array(o._data) if isinstance(o, Tensor) else o for o in outputs)
     return plain if isinstance(output, tuple) else plain[0]
 
