@@ -133,6 +133,22 @@ def saved_cells(backward, _depth=0, _seen=None):
                     yield None, field
 
 
+def memory_owner(array):
+    """The array that owns ``array``'s memory (views point at it through ``.base``).
+
+    Memory accounting counts an allocation once per owner, and offload moves
+    each owner once; an ``array_api_strict`` array is looked through to the
+    NumPy array it wraps.
+    """
+    inner = getattr(array, "_array", None)
+    if inner is not None and not hasattr(array, "base"):
+        array = inner
+    base = getattr(array, "base", None)
+    while base is not None and hasattr(base, "nbytes") and hasattr(base, "base"):
+        array, base = base, base.base
+    return array
+
+
 def _is_array(value):
     """A backend array (NumPy, CuPy, array_api_strict): has a shape and a dtype, and is not a Tensor."""
     return hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, Tensor)

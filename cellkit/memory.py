@@ -65,15 +65,6 @@ boundary; ``op`` says which).
 """
 
 
-def _root(array):
-    """The array that owns ``array``'s memory (views point at it through ``.base``)."""
-    inner = getattr(array, "_array", None)  # array_api_strict wraps a NumPy array
-    if inner is not None and not hasattr(array, "base"):
-        array = inner
-    base = getattr(array, "base", None)
-    while base is not None and hasattr(base, "nbytes") and hasattr(base, "base"):
-        array, base = base, base.base
-    return array
 
 
 def _is_array(value):
@@ -100,7 +91,7 @@ class _Probe:
 
     # -- what the runtime calls ------------------------------------------
     def array(self, array, role=None, path=None, op=None):
-        root = _root(array)
+        root = _ag.memory_owner(array)
         key = id(root)
         if key in self.live or not _is_array(root):
             return
@@ -132,7 +123,7 @@ class _Probe:
                     f"{'recompute' if mode == 'replay' else 'region'} {'start' if entering else 'end'}")
 
     def moved(self, array, device):
-        rec = self.live.get(id(_root(array)))
+        rec = self.live.get(id(_ag.memory_owner(array)))
         if rec is not None and rec[2] != device:
             rec[2] = device
             self._event("move", rec[0], rec[1], device, rec[3], rec[4])
@@ -162,7 +153,7 @@ class _Probe:
         self._event("alloc", nbytes, role, device, path, op)
 
     def _mark_saved(self, array, op):
-        root = _root(array)
+        root = _ag.memory_owner(array)
         key = id(root)
         rec = self.live.get(key)
         if rec is None:
@@ -494,7 +485,7 @@ def profile(fn, *args, net=None, label=None, timing=False, **kwargs):
     baseline_arrays = _baseline(net, args, kwargs)
     baseline_roles = {}
     for array, role in baseline_arrays:
-        root = _root(array)
+        root = _ag.memory_owner(array)
         if id(root) not in probe.live and _is_array(root):
             probe.live[id(root)] = [int(root.nbytes), role, device, "", "baseline", None]
             baseline_roles[role] = baseline_roles.get(role, 0) + int(root.nbytes)

@@ -36,7 +36,6 @@ import weakref
 from . import autograd as _ag
 from . import backend as _backend
 from . import recompute as _rc
-from .autograd import Leaf
 from .tensor import Tensor
 
 __all__ = ["offloaded"]
@@ -74,7 +73,7 @@ class _OffloadedRegion:
         self.on_host = True
 
     def _send(self, be, array, keep_roots, moved_roots):
-        root = _root(array)
+        root = _ag.memory_owner(array)
         if id(root) in keep_roots:  # a Parameter's, an input's or the output's memory is not ours to move
             return array
         if id(root) not in moved_roots:
@@ -118,13 +117,6 @@ def _map_arrays(value, fn):
     return value
 
 
-def _root(array):
-    base = getattr(array, "base", None)
-    while base is not None and hasattr(base, "nbytes") and hasattr(base, "base"):
-        array, base = base, base.base
-    return array
-
-
 def _tape_nodes(outputs, stop):
     """The nodes recorded by the region: reachable from its outputs, not crossing ``stop`` nodes."""
     found, stack, seen = [], [o._node for o in outputs if isinstance(o, Tensor) and o._node is not None], set()
@@ -152,17 +144,7 @@ def offloaded(run, args, weights=(), label="region", backward_prefetch="Auto"):
     if not inputs and not weights:
         return run(*args)
     # Fresh leaves stand for the inputs: the region's tape ends there, so its sweep stops there.
-    fresh_by_id, boundary, cut = {}, {}, []
-    for a in args:
-        if isinstance(a, Tensor) and a._node is not None:
-            fresh = fresh_by_id.get(id(a))
-            if fresh is None:
-                fresh = fresh_by_id[id(a)] = Tensor._from_array(a._data)
-                fresh._node = Leaf(fresh, "OffloadInput")
-                boundary[id(a)] = fresh._node
-            cut.append(fresh)
-        else:
-            cut.append(a)
+    cut, boundary = _rc.cut_at_inputs(args, "OffloadInput")
     output = run(*cut)
     outputs = _rc.flatten_outputs(output)
     if not any(isinstance(o, Tensor) and o._node is not None for o in outputs):
@@ -170,23 +152,17 @@ def offloaded(run, args, weights=(), label="region", backward_prefetch="Auto"):
     region = _OffloadedRegion(label, backward_prefetch)
     stop = {id(w._node) for w in weights} | {id(n) for n in boundary.values()}
     cells = [pair for node in _tape_nodes(outputs, stop) for pair in _ag.saved_cells(node.backward)]
-    keep_roots = {id(_root(w._data)) for w in weights}
-    keep_roots |= {id(_root(a._data)) for a in args if isinstance(a, Tensor) and a._data is not None}
-    keep_roots |= {id(_root(o._data)) for o in outputs if isinstance(o, Tensor)}  # the output stays
+    owner = _ag.memory_owner
+    keep_roots = {id(owner(w._data)) for w in weights}
+    keep_roots |= {id(owner(a._data)) for a in args if isinstance(a, Tensor) and a._data is not None}
+    keep_roots |= {id(owner(o._data)) for o in outputs if isinstance(o, Tensor)}  # the output stays
     region.to_host(cells, keep_roots)
     _in_flight[:] = [ref for ref in _in_flight if ref() is not None]  # regions of failed calls are gone
     _in_flight.append(weakref.ref(region, _forget))
 
     def backward(grads_by_output):
         _prefetch(region)
-        seeds = [(outputs[i]._node, g) for i, g in grads_by_output.items()
-                 if g is not None and isinstance(outputs[i], Tensor) and outputs[i]._node is not None]
-        leaf_grads = _ag.backpropagate(seeds) if seeds else {}
-        result = [leaf_grads.pop(id(boundary[id(t)]), None) for t in inputs]
-        result += [leaf_grads.pop(id(w._node), None) for w in weights]
-        for key, g in leaf_grads.items():
-            _ag.add_leaf_gradient(key, g)
-        return tuple(result)
+        return _rc.sweep_region(outputs, grads_by_output, inputs, boundary, weights)
 
     node_inputs = tuple(t._node for t in inputs) + tuple(w._node for w in weights)
     return _rc.attach_outputs(output, backward, node_inputs, f"Offload[{label}]")

@@ -50,7 +50,8 @@ from . import seed as _seed
 from .autograd import Leaf, Node
 from .tensor import Tensor
 
-__all__ = ["checkpoint", "keep", "attach_outputs", "flatten_outputs", "replaying", "Region"]
+__all__ = ["checkpoint", "keep", "attach_outputs", "cut_at_inputs", "sweep_region", "flatten_outputs", "replaying",
+           "Region"]
 
 # Regions in use, innermost last: first runs ('forward') and replays ('replay').
 _regions = []
@@ -132,6 +133,43 @@ class _Using:
         if _probe is not None:
             _probe.region(self.mode, self.region, False)
         return False
+
+
+def cut_at_inputs(args, label):
+    """``args`` with a fresh leaf in place of each Tensor on the tape, so a sweep stops there.
+
+    Returns ``(cut_args, boundary)``; ``boundary`` maps ``id(original)`` to its
+    leaf.  A Tensor passed twice gets one leaf.
+    """
+    boundary, fresh_by_id, cut = {}, {}, []
+    for a in args:
+        if isinstance(a, Tensor) and a._node is not None:
+            fresh = fresh_by_id.get(id(a))
+            if fresh is None:
+                fresh = fresh_by_id[id(a)] = Tensor._from_array(a._data)
+                fresh._node = Leaf(fresh, label)
+                boundary[id(a)] = fresh._node
+            cut.append(fresh)
+        else:
+            cut.append(a)
+    return cut, boundary
+
+
+def sweep_region(outputs, grads_by_output, inputs, boundary, weights):
+    """Sweep a region's own tape from its outputs; one gradient per input, then per weight.
+
+    An input passed twice gets its gradient in its first slot only (its one
+    leaf is popped once).  Leaves the region reached without declaring them
+    (a weight of another Cell) are handed on to the outer sweep.
+    """
+    seeds = [(outputs[i]._node, g) for i, g in grads_by_output.items()
+             if g is not None and isinstance(outputs[i], Tensor) and outputs[i]._node is not None]
+    leaf_grads = _ag.backpropagate(seeds) if seeds else {}
+    result = [leaf_grads.pop(id(boundary[id(t)]), None) for t in inputs]
+    result += [leaf_grads.pop(id(w._node), None) for w in weights]
+    for key, g in leaf_grads.items():
+        _ag.add_leaf_gradient(key, g)
+    return tuple(result)
 
 
 def flatten_outputs(output):
@@ -230,43 +268,13 @@ class _Replay:
         self.weights = weights
 
     def backward(self, grads_by_output):
-        # Fresh leaves stand for the region's inputs, so the sub-sweep stops there.
-        boundary = {}
-        args = []
-        fresh_by_id = {}
-        for a in self.args:
-            if isinstance(a, Tensor) and a._node is not None:
-                fresh = fresh_by_id.get(id(a))
-                if fresh is None:
-                    fresh = fresh_by_id[id(a)] = Tensor._from_array(a._data)
-                    fresh._node = Leaf(fresh, "RecomputeInput")
-                    boundary[id(a)] = fresh._node
-                args.append(fresh)
-            else:
-                args.append(a)
+        args, boundary = cut_at_inputs(self.args, "RecomputeInput")
         with _Using(self.region, "replay"), _ag.recording():
             output = self.run(*args)
-        outputs = flatten_outputs(output)
-        seeds = []
-        for index, g in grads_by_output.items():
-            o = outputs[index]
-            if g is not None and isinstance(o, Tensor) and o._node is not None:
-                seeds.append((o._node, g))
-        leaf_grads = _ag.backpropagate(seeds) if seeds else {}
-        result = [leaf_grads.pop(id(boundary[id(t)]), None) if id(t) in boundary else None for t in self.inputs]
-        # An input passed twice has one boundary leaf: its gradient goes to the first slot only.
-        seen = set()
-        for i, t in enumerate(self.inputs):
-            if id(t) in seen:
-                result[i] = None
-            seen.add(id(t))
-        result += [leaf_grads.pop(id(w._node), None) for w in self.weights]
-        # Leaves the region reached without declaring them (a weight of another Cell): pass them on.
-        for key, g in leaf_grads.items():
-            _ag.add_leaf_gradient(key, g)
+        result = sweep_region(flatten_outputs(output), grads_by_output, self.inputs, boundary, self.weights)
         # The replayed activations and their tape go now, not when the outer sweep ends.
         self.args = None
-        return tuple(result)
+        return result
 
 
 def _replay_source():
