@@ -29,7 +29,7 @@ from __future__ import annotations
 from .. import dtype as _dt
 
 __all__ = ["TensorSpec", "InputRef", "StateRef", "ConstRef", "NodeOutput", "Node", "Graph", "Ref",
-           "map_refs", "iter_refs"]
+           "map_refs", "iter_refs", "iter_leaves"]
 
 
 class TensorSpec:
@@ -149,16 +149,21 @@ def map_refs(value, fn):
     return value
 
 
-def iter_refs(value):
-    """Every :class:`Ref` leaf of a nested tuple / list / dict, in order."""
-    if isinstance(value, Ref):
+def iter_leaves(value, kind):
+    """Every leaf of type ``kind`` in a nested tuple / list / dict, in order."""
+    if isinstance(value, kind):
         yield value
     elif type(value) in (tuple, list):
         for v in value:
-            yield from iter_refs(v)
+            yield from iter_leaves(v, kind)
     elif type(value) is dict:
         for v in value.values():
-            yield from iter_refs(v)
+            yield from iter_leaves(v, kind)
+
+
+def iter_refs(value):
+    """Every :class:`Ref` leaf of a nested tuple / list / dict, in order."""
+    return iter_leaves(value, Ref)
 
 
 class Node:

@@ -45,7 +45,7 @@ from ..parameter import Parameter
 from ..tensor import Tensor
 from . import registry
 from .errors import GraphCompileError, describe_frame, location, user_frame
-from .ir import ConstRef, Graph, InputRef, Node, NodeOutput, StateRef, TensorSpec, iter_refs
+from .ir import ConstRef, Graph, InputRef, Node, NodeOutput, StateRef, TensorSpec, iter_leaves, iter_refs
 
 __all__ = ["Tracer", "active"]
 
@@ -517,14 +517,7 @@ _OPTIM = Optimizer.__module__.rsplit(".", 1)[0]  # cellkit.nn.optim
 
 
 def _tensors(value):
-    if isinstance(value, Tensor):
-        yield value
-    elif type(value) in (tuple, list):
-        for v in value:
-            yield from _tensors(v)
-    elif type(value) is dict:
-        for v in value.values():
-            yield from _tensors(v)
+    return iter_leaves(value, Tensor)
 
 
 def _array_ids(args, kwargs):
