@@ -258,24 +258,33 @@ def output_text(page):
     return page.locator(".jp-NotebookPanel .jp-OutputArea").all_inner_texts()
 
 
+def check_no_errors(page, what):
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
+                          ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
+    check(errors.count() == 0, f"{what}: no cell printed an error or a traceback"
+          + ("" if errors.count() == 0 else f": {errors.first.inner_text()[:2000]}"))
+
+
+def check_static_tree(page, what):
+    """The static cell tree of display_check.ipynb is in the DOM, as <details>/<summary> elements."""
+    html_outputs = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon")
+    tree_text = html_outputs.nth(0).inner_text()
+    for t in TREE_TEXTS:
+        check(t in tree_text, f"{what}: static tree shows {t!r}")
+    check(page.locator(".jp-OutputArea-output details summary", has_text="TinyNet").count() >= 1,
+          f"{what}: the tree is built from <details>/<summary> elements (the sanitiser kept them)")
+
+
 def first_run(page, lab, shots):
     log("opening the notebook and running all cells")
     open_notebook(page, lab, NOTEBOOK)
     t0 = time.monotonic()
     run_all_cells(page, lab)
     log(f"all {N_CODE_CELLS} code cells ran in {time.monotonic() - t0:.1f}s")
-    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
-                          ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
-    check(errors.count() == 0, "no cell printed an error or a traceback"
-          + ("" if errors.count() == 0 else f": {errors.first.inner_text()[:2000]}"))
-
+    check_no_errors(page, "display check")
     html_outputs = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon")
     check(html_outputs.count() >= 3, f"static HTML outputs rendered (tree, table, trace): {html_outputs.count()}")
-    tree_text = html_outputs.nth(0).inner_text()
-    for t in TREE_TEXTS:
-        check(t in tree_text, f"static tree shows {t!r}")
-    check(page.locator(".jp-OutputArea-output details summary", has_text="TinyNet").count() >= 1,
-          "the tree is built from <details>/<summary> elements in the DOM")
+    check_static_tree(page, "trusted")
     all_text = "\n".join(output_text(page))
     for t in TABLE_TEXTS:
         check(t in all_text, f"parameter table shows {t!r}")
@@ -366,10 +375,7 @@ def course_notebook(page, lab, name, shots):
     t0 = time.monotonic()
     run_all_cells(page, lab, n_code, timeout_s=RUN_ALL_S)
     log(f"{name}: all {n_code} code cells ran in {time.monotonic() - t0:.1f}s")
-    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
-                          ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
-    check(errors.count() == 0, f"{name}: no cell printed an error"
-          + ("" if errors.count() == 0 else f": {errors.first.inner_text()[:2000]}"))
+    check_no_errors(page, name)
     for shot, kind, text in COURSE[name]:
         if kind == "html":
             target = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon", has_text=text).first
@@ -393,11 +399,7 @@ def notebook7_view(page, lab, path, shots):
     html_outputs = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon")
     html_outputs.first.wait_for(timeout=UI_S * 1000)
     dismiss_dialogs(page)
-    tree_text = html_outputs.nth(0).inner_text()
-    for t in TREE_TEXTS:
-        check(t in tree_text, f"Notebook 7, untrusted: static tree shows {t!r}")
-    check(page.locator(".jp-OutputArea-output details summary", has_text="TinyNet").count() >= 1,
-          "Notebook 7, untrusted: the tree is <details>/<summary>")
+    check_static_tree(page, "Notebook 7, untrusted")
     page.wait_for_timeout(300)
     page.screenshot(path=str(shots / "4_notebook7_untrusted.png"))
 
@@ -413,11 +415,7 @@ def untrusted_view(page, lab, path, shots):
     prompts = page.locator(".jp-CodeCell .jp-InputArea-prompt").all_inner_texts()
     html_outputs = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon")
     check(html_outputs.count() >= 3, f"untrusted: static HTML outputs still rendered ({html_outputs.count()})")
-    tree_text = html_outputs.nth(0).inner_text()
-    for t in TREE_TEXTS:
-        check(t in tree_text, f"untrusted: static tree still shows {t!r}")
-    check(page.locator(".jp-OutputArea-output details summary", has_text="TinyNet").count() >= 1,
-          "untrusted: the tree is still <details>/<summary> (sanitiser kept it)")
+    check_static_tree(page, "untrusted")
     all_text = "\n".join(output_text(page))
     for t in TABLE_TEXTS + TRACE_TEXTS:
         check(t in all_text, f"untrusted: {t!r} still shows")
