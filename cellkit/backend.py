@@ -79,6 +79,13 @@ class Backend:
         cpu = self.xp.asarray(host_array)
         return cpu if self.device is None else cpu.to_device(self.device)
 
+    def copy(self, array):
+        """An independent copy of a backend array, on the same device."""
+        try:
+            return self.xp.asarray(array, copy=True)
+        except TypeError:  # a namespace whose asarray has no ``copy`` argument
+            return array.copy()
+
     def to_host(self, array):
         """Copy ``array`` to a NumPy array on the host (explicitly)."""
         if self.is_numpy or isinstance(array, np.ndarray):

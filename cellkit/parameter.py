@@ -86,15 +86,6 @@ def _check_name(name):
     return name
 
 
-def _copy_array(array):
-    """An independent copy of a backend array, on the same device."""
-    xp = _backend.current().xp
-    try:
-        return xp.asarray(array, copy=True)
-    except TypeError:  # a namespace whose asarray has no ``copy`` argument
-        return array.copy()
-
-
 def _cast_array(array, dtype):
     """``array`` in ``dtype`` (a DType); unchanged if it already is."""
     if _dt.dtype_of(array) is dtype:
@@ -119,7 +110,7 @@ def _initial_data(default_input):
                 shape, dtype, _ = default_input._lazy
                 return None, (shape, dtype, None)
             default_input.init_data()  # MindSpore initialises the source tensor too
-        return _copy_array(default_input._data), None
+        return _backend.current().copy(default_input._data), None
     if isinstance(default_input, int):
         return Tensor(default_input, dtype=_dt.int32)._data, None
     if isinstance(default_input, float):
@@ -129,7 +120,7 @@ def _initial_data(default_input):
     if isinstance(default_input, (list, np.ndarray)):
         return Tensor(default_input)._data, None
     if hasattr(default_input, "__array_namespace__") or hasattr(default_input, "__cuda_array_interface__"):
-        return _copy_array(Tensor(default_input)._data), None
+        return _backend.current().copy(Tensor(default_input)._data), None
     raise TypeError(
         "For 'Parameter', the argument 'default_input' must be a Tensor, int, float, numpy.ndarray or list, "
         f"but got {type(default_input).__name__}"
@@ -473,7 +464,7 @@ class Parameter(Tensor):
         >>> type(v).__name__
         'Tensor'
         """
-        return Tensor._from_array(_copy_array(self._require_data("value")))
+        return Tensor._from_array(_backend.current().copy(self._require_data("value")))
 
     def set_data(self, data, slice_shape=False):
         """Replace the values, keeping this Parameter object (and its dtype); return self.
@@ -610,7 +601,7 @@ class Parameter(Tensor):
         [0. 0.]
         """
         if isinstance(init, str) and init == "same":
-            data = _copy_array(self._data) if self._data is not None else None
+            data = _backend.current().copy(self._data) if self._data is not None else None
             lazy = self._lazy
         else:
             from .common.initializer import initializer  # above this module in the layers

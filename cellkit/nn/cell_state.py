@@ -349,14 +349,6 @@ def _load_error_text(cell, errors):
     return f"Error(s) in loading state_dict for {type(cell).__name__}:\n\t" + "\n\t".join(errors)
 
 
-def _copy(array):
-    xp = _backend.current().xp
-    try:
-        return xp.asarray(array, copy=True)
-    except TypeError:  # a namespace whose asarray has no ``copy`` argument
-        return array.copy()
-
-
 def _array_base(array):
     """The array that owns ``array``'s memory (NumPy and CuPy views keep it in ``.base``)."""
     while getattr(array, "base", None) is not None:
@@ -387,7 +379,7 @@ def _apply_load_plan(plan, keep_backup):
     # value that *is* its own target's array is left alone: writing it onto itself changes nothing.)
     owners = {id(_array_base(target._data)) for kind, _, target, _ in plan
               if kind == "array" and target._data is not None}
-    plan = [(kind, cell, target, _copy(value)) if kind == "array" and value is not target._data
+    plan = [(kind, cell, target, _backend.current().copy(value)) if kind == "array" and value is not target._data
             and id(_array_base(value)) in owners else (kind, cell, target, value)
             for kind, cell, target, value in plan]
 
@@ -413,7 +405,7 @@ def _write_array(target, value, keep_backup):
     """Write ``value`` into ``target``'s data; return the step that undoes it."""
     current = target._data
     if current is not None and tuple(current.shape) == tuple(value.shape) and current.dtype == value.dtype:
-        backup = _copy(current) if keep_backup else None
+        backup = _backend.current().copy(current) if keep_backup else None
         try:
             current[...] = value
         except (ValueError, TypeError):  # a read-only array: give the target a copy instead
@@ -424,7 +416,7 @@ def _write_array(target, value, keep_backup):
                     current[...] = backup
             return restore_in_place
     old_data, old_lazy = target._data, target._lazy
-    target._data = _copy(value)
+    target._data = _backend.current().copy(value)
     target._lazy = None
 
     def restore_reference():

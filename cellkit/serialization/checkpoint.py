@@ -805,15 +805,7 @@ def _converted(param, new_param, strict_load):
                      "type convert from %s to %s in the network.", new_param.name, new_dtype, dtype, new_dtype, dtype)
         array = xp.astype(array, dtype.to_backend(xp))
         converted = True
-    return array if converted else _copy(array)
-
-
-def _copy(array):
-    xp = _backend.current().xp
-    try:
-        return xp.asarray(array, copy=True)
-    except TypeError:  # a namespace whose asarray has no ``copy`` argument
-        return array.copy()
+    return array if converted else _backend.current().copy(array)
 
 
 # ================================================================== checks
