@@ -24,7 +24,7 @@ from __future__ import annotations
 from .html import MONO, SANS, Raw, badge, el, format_bytes, format_count, format_number, line, themed
 from .memory_svg import comparison_headline, y_top
 from .memory_timeline import (PEAK_COLOUR, ROLE_COLOURS, cell_rows, drawn_roles, format_mib, peak_index,
-                              replay_spans, stack_at)
+                              replay_spans, stack_at, timing_and_replays)
 
 __all__ = ["report_html", "comparison_html", "column_chart"]
 
@@ -193,13 +193,10 @@ def _facts(report):
                                          " (the allocator also sees scratch space inside ops and Python's own objects)"))
     elif report.allocator:
         lines.append(f"{report.allocator}: no figure for this call")
-    timing = f"time {format_number(report.seconds * 1e3)} ms profiled"
-    if report.clean_seconds is not None:
-        timing += f", {format_number(report.clean_seconds * 1e3)} ms without profiling"
+    timing, replays = timing_and_replays(report)
     lines.append(timing)
-    spans = replay_spans(report)
-    if spans:
-        lines.append(f"{len(spans)} recompute replay{'s' if len(spans) != 1 else ''} (tinted columns)")
+    if replays:
+        lines.append(f"{replays} (tinted columns)")
     return [el("div", text, style="font-size:12px;" + _MUTED) for text in lines]
 
 

@@ -95,6 +95,18 @@ def keep_points(values, budget=1200, must_keep=()):
     return sorted(kept)
 
 
+def timing_and_replays(report):
+    """``(timing, replays)``: the two lines every form prints under a report (``replays`` None if none)."""
+    from .html import format_number
+
+    timing = f"time {format_number(report.seconds * 1e3)} ms profiled"
+    if report.clean_seconds is not None:
+        timing += f", {format_number(report.clean_seconds * 1e3)} ms without profiling"
+    count = len(replay_spans(report))
+    replays = f"{count} recompute replay{'s' if count != 1 else ''}" if count else None
+    return timing, replays
+
+
 def replay_spans(report):
     """The recompute replays in the report's markers, as :class:`Span` (nested ones included)."""
     spans, open_ = [], []

@@ -33,10 +33,10 @@ True
 from __future__ import annotations
 
 from .charts import sparkline
-from .html import el, format_bytes, format_number, one_line, themed
+from .html import el, format_bytes, one_line, themed
 from .memory_svg import comparison_headline, comparison_svg, report_svg
 from .memory_html import comparison_html, report_html
-from .memory_timeline import cell_rows, drawn_roles, format_mib, replay_spans
+from .memory_timeline import cell_rows, drawn_roles, format_mib, timing_and_replays
 from .render import Part, bundle_of, safe_repr
 
 __all__ = ["report_bundle", "comparison_bundle", "report_text", "comparison_text", "memory_chart", "SvgChart",
@@ -79,13 +79,10 @@ def report_text(report) -> str:
     if report.allocator_peak_bytes:
         lines.append(f"  {report.allocator} peak {format_mib(report.allocator_peak_bytes)} "
                      f"(accounted / allocator = {report.agreement():.2f})")
-    timing = f"  time {format_number(report.seconds * 1e3)} ms profiled"
-    if report.clean_seconds is not None:
-        timing += f", {format_number(report.clean_seconds * 1e3)} ms without profiling"
-    lines.append(timing)
-    spans = replay_spans(report)
-    if spans:
-        lines.append(f"  {len(spans)} recompute replay{'s' if len(spans) != 1 else ''}")
+    timing, replays = timing_and_replays(report)
+    lines.append(f"  {timing}")
+    if replays:
+        lines.append(f"  {replays}")
     return "\n".join(lines)
 
 
