@@ -19,7 +19,9 @@ by the allocator itself -- ``tracemalloc`` for NumPy (NumPy reports its data
 allocations to it), the memory pool for CuPy -- so the two figures can be
 compared (:attr:`MemoryReport.allocator_peak_bytes`).  What the accounting
 cannot see is the scratch space *inside* one op (NumPy's temporaries while
-it evaluates an expression); it lives only while that op runs.
+it evaluates an expression); it lives only while that op runs.  The
+NumPy fast paths' buffer cache (:mod:`cellkit.buffer_cache`) is bypassed
+while a profile runs, so every array is a fresh allocation both sides see.
 
 Nothing here costs anything when no profile runs: the runtime checks one
 module-level slot that is ``None``.
@@ -45,6 +47,7 @@ from collections import namedtuple
 
 from . import autograd as _ag
 from . import backend as _backend
+from . import buffer_cache as _buffer_cache
 from . import recompute as _rc
 from .nn import observers as _observers
 from .tensor import Tensor
@@ -506,6 +509,9 @@ def profile(fn, *args, net=None, label=None, timing=False, **kwargs):
     for cell in watched:
         _observers.add_observer(cell, probe)
     _tensor._alloc_probe = _ag._probe = _rc._probe = probe
+    # Cached buffers would be reused without an allocation and never released: while the
+    # profile runs every array is a fresh one, so the timeline and the allocator both see it.
+    bypassing, _buffer_cache.bypass = _buffer_cache.bypass, True
     probe.mark("call start")
     start = time.perf_counter()
     try:
@@ -515,6 +521,7 @@ def profile(fn, *args, net=None, label=None, timing=False, **kwargs):
         seconds = time.perf_counter() - start
         probe.mark("call end")
         _tensor._alloc_probe = _ag._probe = _rc._probe = None
+        _buffer_cache.bypass = bypassing
         for cell in watched:
             _observers.remove_observer(cell, probe)
         if allocator == "tracemalloc":

@@ -1,6 +1,6 @@
 """The one-way layering of DESIGN.md, checked on the source: a module never imports a higher layer.
 
-backend/dtype/seed -> context -> tensor -> parameter/initializer/autograd -> transforms -> ops
+backend/buffer_cache/dtype/seed -> context -> tensor -> parameter/initializer/autograd -> transforms -> ops
 -> nn -> (serialization, memory, graph) -> display.  The runtime may reach the display layer only
 lazily, from inside a function (``_repr_mimebundle_``), so ``import cellkit`` never loads it.
 """
@@ -12,7 +12,8 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "cellkit"
 
 RANKS = [  # (module prefix, layer); the longest matching prefix decides
-    ("cellkit.backend", 0), ("cellkit.dtype", 0), ("cellkit.seed", 0), ("cellkit.jit_config", 0),
+    ("cellkit.backend", 0), ("cellkit.buffer_cache", 0), ("cellkit.dtype", 0), ("cellkit.seed", 0),
+    ("cellkit.jit_config", 0),
     ("cellkit.context", 1),
     ("cellkit.tensor", 2),
     ("cellkit.parameter", 3), ("cellkit.common", 3), ("cellkit.autograd", 3),

@@ -37,7 +37,7 @@ from .. import backend as _backend
 from .. import dtype as _dt
 from ._core import attach, backend, float_array, tensor_arg, unbroadcast, wrap, xp
 from ..tensor import Tensor
-from . import _conv_numpy
+from . import _conv_numpy, _pool_numpy
 from .primitive import Primitive, prim_attr_register
 
 __all__ = [
@@ -209,6 +209,9 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
         )
     if o % groups:
         raise ValueError(f"For '{op}', the weight's {o} output channels cannot be split into groups={groups}")
+    if kh < 1 or kw < 1:
+        raise ValueError(f"For '{op}', the weight's kernel must be at least 1x1, but the weight has shape "
+                         f"{tuple(W.shape)}")
     if pad_mode == "same":
         pads = _same_pads(h, kh, stride[0], dilation[0]) + _same_pads(w, kw, stride[1], dilation[1])
     top, bottom, left, right = pads
@@ -228,35 +231,44 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
                              f"{tuple(W.shape)}, but got {bt.shape}")
     recording = _ag._depth != 0 and (xt._node is not None or wt._node is not None or
                                      (bt is not None and bt._node is not None))
-    Xp = _pad(X, pads, 0)
-    fast = backend().is_numpy
-    if fast:
-        out, cols = _conv_numpy.forward(Xp, W, stride, dilation, groups, ho, wo)
-    else:
-        out = _conv_forward(Xp, W, stride, dilation, groups, ho, wo)
     x = xp()
+    B = None
     if bt is not None:
-        B = bt._data if bt._data.dtype == out.dtype else x.astype(bt._data, out.dtype)
+        B = bt._data if bt._data.dtype == X.dtype else x.astype(bt._data, X.dtype)
+    if backend().is_numpy:
+        plan = _conv_numpy.Plan(X.shape, W.shape, pads, stride, dilation, groups, ho, wo, X.dtype.itemsize)
+        out = _conv_numpy.forward(X, W, B, plan)
+        if not recording:
+            return wrap(out)
+        need_x, need_w = xt._node is not None, wt._node is not None
+        saved_x = X if need_w else None  # only the weight's gradient needs the input
+
+        def backward(g):
+            gx = gw = gb = None
+            if need_x or need_w:
+                gx, gw = _conv_numpy.backward(g, saved_x, W, plan, need_x, need_w)
+            if bt is not None and bt._node is not None:
+                gb = g.sum(axis=(0, 2, 3))
+            return gx, gw, gb
+
+        return attach(out, "Conv2D", backward, xt, wt, bt)
+
+    Xp = _pad(X, pads, 0)
+    out = _conv_forward(Xp, W, stride, dilation, groups, ho, wo)
+    if B is not None:
         out = out + x.reshape(B, (1, o, 1, 1))
     if not recording:
         return wrap(out)
     padded_shape = Xp.shape
     if wt._node is None:
-        Xp = cols = None  # only the weight's gradient needs the input
+        Xp = None  # only the weight's gradient needs the input
 
     def backward(g):
         gx = gw = gb = None
-        g_mat = _conv_numpy.grad_matrix(g) if fast else None
         if xt._node is not None:
-            if fast:
-                gx = _conv_numpy.backward_input(g_mat, g.shape[2:], W, padded_shape, pads, stride, dilation, groups)
-            else:
-                gx = _conv_backward_input(g, W, padded_shape, pads, stride, dilation, groups)
+            gx = _conv_backward_input(g, W, padded_shape, pads, stride, dilation, groups)
         if wt._node is not None:
-            if fast:
-                gw = _conv_numpy.backward_weight(g_mat, cols, W.shape, groups)
-            else:
-                gw = _conv_backward_weight(g, Xp, W.shape, stride, dilation, groups)
+            gw = _conv_backward_weight(g, Xp, W.shape, stride, dilation, groups)
         if bt is not None and bt._node is not None:
             gb = x.sum(g, axis=(0, 2, 3))
         return gx, gw, gb
@@ -389,52 +401,18 @@ def _max_pool(xt, kernel, stride, dilation, pads, ceil_mode, return_indices, op)
 def _max_pool_tiles(xt, X, kernel, ho, wo, recording, return_indices, stride, dilation):
     """NumPy fast path for windows that tile the input (kernel == stride, no padding or dilation).
 
-    Each kernel offset (i, j) picks one strided view of the input, its
-    "corner" of every window; the maximum of the ``kh * kw`` corners is the
-    output, with no copy of the windows.  The gradient (and the index) goes
-    to the first corner holding the maximum (NaN counts as the maximum), as
-    in the general path.
+    See :mod:`cellkit.ops._pool_numpy`: the maximum of the tiles' corners,
+    and for the gradient (and the indices) the first corner holding it.
     """
-    kh, kw = kernel
-    corners = [X[:, :, i:ho * kh:kh, j:wo * kw:kw] for i in range(kh) for j in range(kw)]
-    best = corners[0]
-    for corner in corners[1:]:
-        best = np.maximum(best, corner)  # np.maximum propagates NaN, so a NaN window gives NaN
-    if len(corners) == 1:
-        best = best.copy()  # a 1x1 window: the corner is a view of the input
-
-    def first_hits():
-        """For each corner in order, where it is the first to hold the window's maximum."""
-        nan_best = np.isnan(best) if best.dtype.kind == "f" else None
-        if nan_best is not None and not nan_best.any():
-            nan_best = None
-        taken = np.zeros(best.shape, dtype=bool)
-        for corner in corners:
-            hit = corner == best
-            if nan_best is not None:
-                hit |= np.isnan(corner) & nan_best
-            hit &= ~taken
-            taken |= hit
-            yield hit
-
+    best, winner = _pool_numpy.forward(X, kernel, ho, wo, recording or return_indices)
     if recording:
         in_shape = X.shape
-
-        def backward(g):
-            dX = np.zeros(in_shape, dtype=g.dtype)
-            for (i, j), hit in zip(((i, j) for i in range(kh) for j in range(kw)), first_hits()):
-                dX[:, :, i:ho * kh:kh, j:wo * kw:kw] = g * hit
-            return (dX,)
-
-        out = attach(best, "MaxPool", backward, xt)
+        out = attach(best, "MaxPool", lambda g: (_pool_numpy.backward(g, winner, kernel, in_shape),), xt)
     else:
         out = wrap(best)
     if not return_indices:
         return out
-    arg = np.zeros(best.shape, dtype=np.int64)
-    for k, hit in enumerate(first_hits()):
-        arg[hit] = k
-    indices = _window_to_flat(arg, kernel, stride, dilation, (0, 0, 0, 0), X.shape[3])
+    indices = _window_to_flat(winner.astype(np.int64), kernel, stride, dilation, (0, 0, 0, 0), X.shape[3])
     return out, wrap(indices)
 
 
