@@ -11,21 +11,33 @@ timer (best of several repeats):
    Dense 400-120-84-10 with ReLU), batch 64 of 1x32x32 images, ``pad_mode='valid'``.
 
 cellkit runs ``nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(...))``.
-The NumPy floor is the same arithmetic written out by hand (im2col convolutions,
-one BLAS product per pass, max-pooling over the four strided corners), no framework.
+The NumPy floor is the same arithmetic written out by hand (plain im2col
+convolutions of the whole batch, one BLAS product per pass, max-pooling over the
+four strided corners), no framework.  cellkit's own convolution
+(``cellkit/ops/_conv_numpy.py``) is not this naive one: it builds the windows of
+a few images at a time so they stay in the CPU cache, copies them in one
+contiguous pass, and adds the input gradient back with ``kh`` row shifts instead
+of ``kh * kw`` window additions -- so cellkit can beat this floor.
 PyTorch runs ``zero_grad / forward / backward / step`` with the same shapes.
 
 Goals: the MLP step no slower than PyTorch; the LeNet step within 1.5x of PyTorch.
 ``--profile`` prints a cProfile summary of the cellkit steps.
 
 ``--tune-malloc`` asks glibc to keep freed memory instead of returning it to
-the system (``mallopt``: mmap threshold 32 MiB, no trimming).  NumPy frees and
-reallocates the large temporaries of a convolution (im2col matrices, pooled
+the system (``mallopt``: mmap threshold 32 MiB, no trimming).  The floor frees
+and reallocates the large temporaries of a convolution (im2col matrices, pooled
 gradients) on every step; with glibc's defaults each reallocation page-faults
-its memory in again, which on a 2-core machine costs the NumPy floor and
-cellkit alike about as much as the arithmetic.  PyTorch keeps its own cache.
-The same effect is had with ``MALLOC_MMAP_THRESHOLD_=33554432
-MALLOC_TRIM_THRESHOLD_=1000000000`` in the environment.
+its memory in again, which on a 2-core machine costs about as much as the
+arithmetic.  cellkit's convolution and pooling take those buffers from
+``cellkit.buffer_cache`` instead (PyTorch keeps its own cache too), so the flag
+mostly changes the floor.  The same effect is had with
+``MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=1000000000`` in the
+environment.
+
+Timings on a shared virtual machine drift in phases of several seconds (we
+saw the same cellkit step take 5.5 ms and 7.9 ms in one process, minutes
+apart).  Each contender is therefore timed in many short blocks, interleaved,
+and its best block counts: the ratio compares each at its quietest.
 """
 from __future__ import annotations
 
@@ -39,7 +51,7 @@ import numpy as np
 import cellkit as ms
 from cellkit import nn
 
-REPEATS = 7
+REPEATS = 15
 SETTLE_SECONDS = 0.3
 LR = 0.01
 
@@ -347,7 +359,7 @@ def main():
         ("MLP 784-512-512-10, batch 128", lambda: ck_mlp(xm, ym), lambda: np_mlp.step(x_mlp, y_mlp),
          torch_parts[0] if torch_parts else None, 20),
         ("LeNet-5 1x32x32, batch 64", lambda: ck_lenet(xl, yl), lambda: np_lenet.step(x_lenet, y_lenet),
-         torch_parts[1] if torch_parts else None, 10),
+         torch_parts[1] if torch_parts else None, 5),
     ]
     for label, ours, floor, torch_step, number in cases:
         times = best_times([ours, floor] + ([torch_step] if torch_step else []), number)

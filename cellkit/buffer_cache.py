@@ -79,12 +79,17 @@ def _take_idle(buffers):
     return None
 
 
-def _make_room(nbytes):
-    """Drop idle buffers, least recently used shapes first, until ``nbytes`` more fit."""
+def _make_room(nbytes, asking):
+    """Drop idle buffers, least recently used shapes first, until ``nbytes`` more fit.
+
+    ``asking`` is the key of the shape being served; its list stays in the cache.
+    """
     global _held
     for key in list(_buffers):
         if _held + nbytes <= MAX_BYTES:
             return True
+        if key == asking:
+            continue
         buffers = _buffers[key]
         idle = [buffer for buffer in buffers if _references(buffer) == _IDLE]
         for buffer in idle:
@@ -113,7 +118,7 @@ def empty(shape, dtype):
         if buffer is not None:
             return buffer
         buffer = np.empty(shape, dtype)
-        if len(buffers) < MAX_PER_SHAPE and _make_room(nbytes):
+        if len(buffers) < MAX_PER_SHAPE and _make_room(nbytes, key):
             buffers.append(buffer)
             _held += nbytes
         return buffer

@@ -191,6 +191,22 @@ def _grad_matrix(g, start, stop, buffer, plan):
     return wide.reshape(o, (stop - start) * plan.ho * plan.row)
 
 
+def _add_weight_gradient(dw_t, g_mat, cols, plan):
+    """``dw_t += (g @ cols.T).T`` group by group, for the (K / groups, O) transposed weight gradient.
+
+    Both products have a small result and a long inner dimension.  OpenBLAS
+    splits such a product between threads along the result's rows, so the
+    factor with more rows (usually ``cols``) goes first when it has many.
+    """
+    o, k = g_mat.shape[0], cols.shape[0]
+    for group in range(plan.groups):
+        outs, ins = _group_rows(o, plan.groups, group), _group_rows(k, plan.groups, group)
+        if k // plan.groups >= 64:
+            dw_t[:, outs] += cols[ins] @ g_mat[outs].T
+        else:
+            dw_t[:, outs] += (g_mat[outs] @ cols[ins].T).T
+
+
 def _col2im(g_mat, W, dflat, plan, buffer):
     """Add ``W.T @ g`` back into ``dflat`` (C, b, length) through the kh * kw windows."""
     o, cg, kh, kw = W.shape
@@ -268,7 +284,7 @@ def backward(g, X, W, plan, need_input, need_weight):
     if need_weight:
         flat = _flat_input(X, plan)
         cols_buffer = _scratch(plan, k, g.dtype)
-        dw = np.zeros((o, cg * kh * kw), g.dtype)
+        dw_t = np.zeros((cg * kh * kw, o), g.dtype)  # transposed: see _add_weight_gradient
     if need_input:
         dflat = buffer_cache.zeros((plan.c, plan.n, plan.length), g.dtype)
         by_rows = plan.stride == (1, 1) and plan.row == plan.wp
@@ -281,9 +297,7 @@ def backward(g, X, W, plan, need_input, need_weight):
         g_mat = _grad_matrix(g, start, stop, g_buffer, plan)
         if need_weight:
             cols = _im2col(flat, start, stop, cols_buffer, plan)
-            for group in range(plan.groups):
-                outs, ins = _group_rows(o, plan.groups, group), _group_rows(k, plan.groups, group)
-                dw[outs] += g_mat[outs] @ cols[ins].T
+            _add_weight_gradient(dw_t, g_mat, cols, plan)
         if need_input and by_rows:
             _col2im_by_rows(g_mat, W, dflat[:, start:stop], plan, buffers)
         elif need_input:
@@ -292,4 +306,4 @@ def backward(g, X, W, plan, need_input, need_weight):
     if need_input:
         top, bottom, left, right = plan.pads
         dx = plan.image(dflat)[:, :, top:plan.hp - bottom, left:plan.wp - right].transpose(1, 0, 2, 3)
-    return dx, (dw.reshape(W.shape) if need_weight else None)
+    return dx, (dw_t.T.reshape(W.shape) if need_weight else None)

@@ -1,0 +1,146 @@
+"""The NumPy fast paths of conv2d and max pooling agree with the portable code and direct loops.
+
+``cellkit/ops/_conv_numpy.py`` (row-flattened windows, chunks of images,
+col2im by row shifts) and ``_pool_numpy.py`` (winner noted in the forward
+pass) are checked here against ``nn_ops``' portable array-API code, which
+shares none of their tricks, over geometries drawn by hypothesis: strides,
+dilations, asymmetric paddings, groups, and chunks of one image up to the
+whole batch.  Every case runs twice, the second time on the buffers the
+first one left dirty in the cache.
+"""
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cellkit as ms
+from cellkit import buffer_cache, memory, nn, ops
+from cellkit.ops import _conv_numpy, _pool_numpy, nn_ops
+from tests.ops.test_conv_pool import max_pool_ref
+
+
+@st.composite
+def conv_geometries(draw):
+    groups = draw(st.sampled_from([1, 1, 2, 3]))
+    c = groups * draw(st.integers(1, 2))
+    o = groups * draw(st.integers(1, 3))
+    kh, kw = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    stride = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    pads = tuple(draw(st.integers(0, 2)) for _ in range(4))
+    reach_h, reach_w = dilation[0] * (kh - 1) + 1, dilation[1] * (kw - 1) + 1
+    h = draw(st.integers(max(1, reach_h - pads[0] - pads[1]), 9))
+    w = draw(st.integers(max(1, reach_w - pads[2] - pads[3]), 9))
+    n = draw(st.integers(1, 5))
+    chunk_bytes = draw(st.sampled_from([1, 2048, _conv_numpy.CHUNK_BYTES]))
+    return (n, c, h, w), (o, c // groups, kh, kw), stride, dilation, pads, groups, chunk_bytes
+
+
+def _portable(X, W, g, stride, dilation, pads, groups, ho, wo):
+    """Output and both gradients by nn_ops' array-API code (no fast path)."""
+    top, bottom, left, right = pads
+    Xp = np.pad(X, ((0, 0), (0, 0), (top, bottom), (left, right)))
+    out = nn_ops._conv_forward(Xp, W, stride, dilation, groups, ho, wo)
+    gx = nn_ops._conv_backward_input(g, W, Xp.shape, pads, stride, dilation, groups)
+    gw = nn_ops._conv_backward_weight(g, Xp, W.shape, stride, dilation, groups)
+    return out, gx, gw
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(conv_geometries())
+def test_conv_fast_path_matches_the_portable_code(geometry):
+    x_shape, w_shape, stride, dilation, pads, groups, chunk_bytes = geometry
+    saved = _conv_numpy.CHUNK_BYTES, buffer_cache.MIN_BYTES
+    _conv_numpy.CHUNK_BYTES, buffer_cache.MIN_BYTES = chunk_bytes, 0  # cache even these small buffers
+    try:
+        _check_against_portable(x_shape, w_shape, stride, dilation, pads, groups)
+    finally:
+        _conv_numpy.CHUNK_BYTES, buffer_cache.MIN_BYTES = saved
+        buffer_cache.clear()
+
+
+def _check_against_portable(x_shape, w_shape, stride, dilation, pads, groups):
+    rng = np.random.default_rng(sum(x_shape) * 1000 + sum(w_shape) * 10 + groups)
+    X = rng.standard_normal(x_shape)
+    W = rng.standard_normal(w_shape)
+    b = rng.standard_normal(w_shape[0])
+    ho = nn_ops._out_size(x_shape[2], w_shape[2], stride[0], dilation[0], pads[0], pads[1])
+    wo = nn_ops._out_size(x_shape[3], w_shape[3], stride[1], dilation[1], pads[2], pads[3])
+    g = rng.standard_normal((x_shape[0], w_shape[0], ho, wo))
+    out_ref, gx_ref, gw_ref = _portable(X, W, g, stride, dilation, pads, groups, ho, wo)
+    for _ in range(2):  # the second round runs on the buffers the first one left, poisoned
+        plan = _conv_numpy.Plan(x_shape, w_shape, pads, stride, dilation, groups, ho, wo, X.itemsize)
+        out = _conv_numpy.forward(X, W, b, plan)
+        gx, gw = _conv_numpy.backward(g, X, W, plan, True, True)
+        np.testing.assert_allclose(out, out_ref + b[None, :, None, None], rtol=1e-10, atol=1e-10)
+        np.testing.assert_allclose(gx, gx_ref, rtol=1e-10, atol=1e-10)
+        np.testing.assert_allclose(gw, gw_ref, rtol=1e-10, atol=1e-10)
+        del out, gx, gw
+        _poison_idle_buffers()
+
+
+def _poison_idle_buffers():
+    """Fill every cached float buffer with NaN: a value the code forgot to write then shows up.
+
+    Call it only when the buffers are idle (nothing of the last run is still held).
+    """
+    for buffers in buffer_cache._buffers.values():
+        for buffer in buffers:
+            if buffer.dtype.kind == "f":
+                buffer.fill(np.nan)
+
+
+def test_conv_fast_path_uses_both_col2im_forms():
+    """Stride 1 with full rows adds back by row shifts; other strides by window additions."""
+    by_rows = _conv_numpy.Plan((2, 3, 8, 8), (4, 3, 3, 3), (1, 1, 1, 1), (1, 1), (1, 1), 1, 8, 8)
+    by_windows = _conv_numpy.Plan((2, 3, 8, 8), (4, 3, 3, 3), (1, 1, 1, 1), (2, 2), (1, 1), 1, 4, 4)
+    assert by_rows.row == by_rows.wp and by_rows.stride == (1, 1)
+    assert by_windows.row == by_windows.wo
+
+
+def test_conv_fast_path_keeps_no_window_matrix_for_backward():
+    """The windows are rebuilt in the backward pass: the tape holds no kh*kw-sized copy of the input."""
+    net = nn.Conv2d(3, 8, 5, pad_mode="pad", padding=2)
+    x = ms.Tensor(np.ones((8, 3, 32, 32), np.float32))
+    report = memory.profile(ms.grad(lambda x: net(x).sum(), weights=net.trainable_params()), x, net=net)
+    window_matrix = 3 * 5 * 5 * x.asnumpy().nbytes // 3
+    assert report.peak_bytes < window_matrix / 4
+
+
+def test_conv_gradient_is_not_overwritten_by_the_next_step():
+    """A gradient handed out from a cached buffer stays intact while the caller holds it."""
+    rng = np.random.default_rng(0)
+    x = ms.Tensor(rng.standard_normal((4, 2, 9, 9)).astype(np.float32))
+    w = ms.Tensor(rng.standard_normal((3, 2, 3, 3)).astype(np.float32))
+    grad_x = ms.grad(lambda x: ops.conv2d(x, w).sum())
+    first = grad_x(x)
+    kept = first.asnumpy().copy()
+    for _ in range(3):
+        grad_x(ms.Tensor(rng.standard_normal((4, 2, 9, 9)).astype(np.float32)))
+    np.testing.assert_array_equal(first.asnumpy(), kept)
+    buffer_cache.clear()
+
+
+# -- max pooling over tiles --------------------------------------------------------------------------
+@settings(max_examples=100)
+@given(n=st.integers(1, 3), c=st.integers(1, 3), kh=st.integers(1, 3), kw=st.integers(1, 3),
+       extra_h=st.integers(0, 2), extra_w=st.integers(0, 2), ho=st.integers(1, 4), wo=st.integers(1, 4),
+       levels=st.sampled_from([2, 3, 100]), nan=st.booleans())
+def test_max_pool_tiles_matches_direct_loops_with_ties_and_nan(n, c, kh, kw, extra_h, extra_w, ho, wo, levels, nan):
+    rng = np.random.default_rng(n * 1000 + kh * 100 + kw * 10 + levels)
+    # Rows and columns past the last whole tile (fewer than a tile) are left out of every window.
+    x = rng.integers(0, levels, (n, c, ho * kh + extra_h % kh, wo * kw + extra_w % kw)).astype(np.float32)
+    if nan:
+        x[tuple(rng.integers(0, s) for s in x.shape)] = np.nan
+    best, winner = _pool_numpy.forward(x, (kh, kw), ho, wo, True)
+    values, index = max_pool_ref(np.nan_to_num(x, nan=np.inf), (kh, kw), (kh, kw), (0, 0, 0, 0), (1, 1))
+    np.testing.assert_array_equal(np.isnan(best), np.isinf(values))
+    np.testing.assert_array_equal(best[~np.isnan(best)], values[~np.isinf(values)])
+    rows, cols = np.divmod(index, x.shape[3])
+    np.testing.assert_array_equal(winner, (rows % kh) * kw + cols % kw)
+    g = rng.standard_normal(best.shape).astype(np.float32)
+    dx = _pool_numpy.backward(g, winner, (kh, kw), x.shape)
+    expected = np.zeros(x.shape, np.float32)
+    for a in range(n):
+        for b in range(c):
+            np.add.at(expected[a, b].reshape(-1), index[a, b].reshape(-1), g[a, b].reshape(-1))
+    np.testing.assert_array_equal(dx, expected)
