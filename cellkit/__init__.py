@@ -25,6 +25,7 @@ from . import nn  # noqa: E402  (ms.nn, as in MindSpore)
 from .train import Model  # noqa: E402  (ms.Model; ms.train holds callbacks and metrics)
 from .serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: E402
 from . import graph  # noqa: E402  (GRAPH_MODE: installs itself into Cell calls)
+from . import runtime  # noqa: E402  (ms.runtime.empty_cache / memory_reserved)
 from .graph import jit  # noqa: E402
 
 __version__ = "0.1.0"
@@ -60,5 +61,5 @@ __all__ = [
     "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool_", "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
     "GradOperation", "ops", "common", "backend", "dtype", "nn", "JitConfig",
-    "save_checkpoint", "load_checkpoint", "load_param_into_net", "trace", "jit", "graph",
+    "save_checkpoint", "load_checkpoint", "load_param_into_net", "trace", "jit", "graph", "runtime",
 ]

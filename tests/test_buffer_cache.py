@@ -113,3 +113,14 @@ def test_buffer_cache_clear_forgets_everything():
     buffer_cache.empty(SHAPE, np.float32)
     buffer_cache.clear()
     assert buffer_cache.reserved_bytes() == 0 and not buffer_cache._buffers
+
+
+def test_runtime_reports_and_empties_the_cache_like_mindspore_runtime():
+    held = buffer_cache.empty(SHAPE, np.float32)
+    idle = buffer_cache.empty(SHAPE, np.float32)
+    del idle
+    assert ms.runtime.memory_reserved() == 2 * held.nbytes
+    ms.runtime.empty_cache()
+    assert ms.runtime.memory_reserved() == 0
+    held.fill(1)  # still the caller's array
+    assert buffer_cache.empty(SHAPE, np.float32).ctypes.data != held.ctypes.data
