@@ -236,17 +236,18 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
     if bt is not None:
         B = bt._data if bt._data.dtype == X.dtype else x.astype(bt._data, X.dtype)
     if backend().is_numpy:
-        plan = _conv_numpy.Plan(X.shape, W.shape, pads, stride, dilation, groups, ho, wo, X.dtype.itemsize)
-        out = _conv_numpy.forward(X, W, B, plan)
+        plan = _conv_numpy.Plan(X.shape, W.shape, pads, stride, dilation, groups, ho, wo)
+        out, cols = _conv_numpy.forward(X, W, B, plan)
         if not recording:
             return wrap(out)
         need_x, need_w = xt._node is not None, wt._node is not None
-        saved_x = X if need_w else None  # only the weight's gradient needs the input
+        if not need_w:
+            cols = None  # only the weight's gradient needs the windows
 
         def backward(g):
             gx = gw = gb = None
             if need_x or need_w:
-                gx, gw = _conv_numpy.backward(g, saved_x, W, plan, need_x, need_w)
+                gx, gw = _conv_numpy.backward(g, cols, W, plan, need_x, need_w)
             if bt is not None and bt._node is not None:
                 gb = g.sum(axis=(0, 2, 3))
             return gx, gw, gb
