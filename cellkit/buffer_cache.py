@@ -72,6 +72,24 @@ def _idle_references():
 _IDLE = _idle_references()
 
 
+def _references_tell_use():
+    """Whether one more holder of a buffer shows in its reference count on this interpreter.
+
+    A free-threaded Python (no GIL) counts references per thread and merges
+    them lazily, so the count cannot prove a buffer idle: the cache stays off there.
+    """
+    if hasattr(sys, "_is_gil_enabled") and not sys._is_gil_enabled():
+        return False
+    cached = [np.empty(1)]
+    holder = cached[0]
+    for buffer in cached:
+        return _references(buffer) == _IDLE + 1 and holder is buffer
+
+
+if not _references_tell_use():
+    bypass = True
+
+
 def _take_idle(buffers):
     for buffer in buffers:
         if _references(buffer) == _IDLE:

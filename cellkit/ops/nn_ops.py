@@ -13,10 +13,12 @@ Pooling uses the same strided slices: max pooling keeps a running maximum
 (and which slice won, for the gradient), average pooling sums them and
 divides by each window's count.
 
-Only the (padded) input is saved for the backward pass; the window matrix
-is rebuilt there, since keeping it would cost ``kh * kw`` copies of the
-input.  (A NumPy-only ``sliding_window_view`` + ``tensordot`` variant was
-measured slower than these batched matrix products, so there is one path.)
+This portable code runs on any array namespace (CuPy, array_api_strict):
+only the (padded) input is saved for the backward pass, and the window
+matrix is rebuilt there.  On NumPy, conv2d and tiled max pooling take the
+faster paths in ``_conv_numpy`` and ``_pool_numpy`` (one-copy im2col over
+row-flattened images, col2im by row shifts, cached buffers, the winning
+corner noted in the forward pass); tests check the two against each other.
 
 >>> import cellkit as ms
 >>> from cellkit import ops
