@@ -8,6 +8,7 @@ dilations, asymmetric paddings and groups.  Every case runs twice, the
 second time on the buffers the first one left in the cache, filled with NaN.
 """
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -86,12 +87,22 @@ def _poison_idle_buffers():
                 buffer.fill(np.nan)
 
 
-def test_conv_fast_path_uses_both_col2im_forms():
-    """Stride 1 with full rows adds back by row shifts; other strides by window additions."""
-    by_rows = _conv_numpy.Plan((2, 3, 8, 8), (4, 3, 3, 3), (1, 1, 1, 1), (1, 1), (1, 1), 1, 8, 8)
-    by_windows = _conv_numpy.Plan((2, 3, 8, 8), (4, 3, 3, 3), (1, 1, 1, 1), (2, 2), (1, 1), 1, 4, 4)
-    assert by_rows.row == by_rows.wp and by_rows.stride == (1, 1)
-    assert by_windows.row == by_windows.wo
+@pytest.mark.parametrize("dilation, groups", [((1, 1), 1), ((2, 1), 1), ((1, 2), 2), ((2, 2), 3)])
+def test_col2im_by_row_shifts_equals_col2im_by_windows(dilation, groups):
+    """The two input-gradient forms give the same sums wherever the row-shift form applies."""
+    rng = np.random.default_rng(3)
+    x_shape, w_shape = (3, 6, 9, 20), (6, 6 // groups, 3, 4)
+    plan = _conv_numpy.Plan(x_shape, w_shape, (1, 2, 0, 1), (1, 1), dilation, groups,
+                            nn_ops._out_size(9, 3, 1, dilation[0], 1, 2), nn_ops._out_size(20, 4, 1, dilation[1], 0, 1))
+    assert plan.row == plan.wp  # full rows: the row-shift form applies
+    W = rng.standard_normal(w_shape)
+    g_mat = _conv_numpy._grad_matrix(rng.standard_normal((3, 6, plan.ho, plan.wo)), plan).copy()
+    by_windows = np.zeros((plan.c, plan.n, plan.length))
+    by_rows = np.zeros((plan.c, plan.n, plan.length))
+    _conv_numpy._col2im(g_mat, W, by_windows, plan)
+    _conv_numpy._col2im_by_rows(g_mat, W, by_rows, plan)
+    np.testing.assert_allclose(by_rows, by_windows, rtol=1e-12, atol=1e-12)
+    assert np.abs(by_windows).sum() > 0
 
 
 def test_conv_gradient_is_not_overwritten_by_the_next_step():
