@@ -7,24 +7,12 @@ import pytest
 import cellkit as ms
 from cellkit import autograd, memory, nn, recompute
 from cellkit import tensor as _unused  # noqa: F401  (the function; the module holds the probe slot)
-
-
-class Block(nn.Cell):
-    """benchmarks/recompute.py's block: x + Dense(h, w)(GELU(Dense(w, h)(x)))."""
-
-    def __init__(self, width=64, hidden=256):
-        super().__init__()
-        self.up = nn.Dense(width, hidden)
-        self.act = nn.GELU()
-        self.down = nn.Dense(hidden, width)
-
-    def construct(self, x):
-        return x + self.down(self.act(self.up(x)))
+from tests.blocks import ResidualBlock
 
 
 def blocks_net(n=8, width=64, hidden=256, recompute_blocks=False):
     ms.set_seed(0)
-    net = nn.SequentialCell([Block(width, hidden) for _ in range(n)])
+    net = nn.SequentialCell([ResidualBlock(width, hidden) for _ in range(n)])
     if recompute_blocks:
         for block in net:
             block.recompute()

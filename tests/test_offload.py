@@ -4,22 +4,12 @@ import pytest
 
 import cellkit as ms
 from cellkit import memory, nn, offload
-
-
-class Block(nn.Cell):
-    def __init__(self, width=8, hidden=32):
-        super().__init__()
-        self.up = nn.Dense(width, hidden)
-        self.act = nn.GELU()
-        self.down = nn.Dense(hidden, width)
-
-    def construct(self, x):
-        return x + self.down(self.act(self.up(x)))
+from tests.blocks import ResidualBlock
 
 
 def blocks(n=4, width=8, hidden=32):
     ms.set_seed(0)
-    return nn.SequentialCell([Block(width, hidden) for _ in range(n)])
+    return nn.SequentialCell([ResidualBlock(width, hidden) for _ in range(n)])
 
 
 def grads_of(net, x):
@@ -105,7 +95,7 @@ def _regions():
 
 
 def test_offload_argument_validation_and_record():
-    cell = Block()
+    cell = ResidualBlock(8, 32)
     with pytest.raises(ValueError, match="backward_prefetch"):
         cell.offload("Manual")
     with pytest.raises(ValueError, match="backward_prefetch"):

@@ -17,6 +17,7 @@ from cellkit.display import memory_svg, memory_view
 from cellkit.display.html import format_bytes
 from cellkit.display.memory_timeline import format_mib, keep_points, peak_index, replay_spans
 from cellkit.memory import MemoryEvent, MemoryReport
+from tests.blocks import ResidualBlock
 
 from html_probe import assert_safe, parse
 
@@ -25,22 +26,9 @@ SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(1)>"
 
 
-class Block(nn.Cell):
-    """x + Dense(GELU(Dense(x))), width 32."""
-
-    def __init__(self, width=32):
-        super().__init__()
-        self.up = nn.Dense(width, width)
-        self.act = nn.GELU()
-        self.down = nn.Dense(width, width)
-
-    def construct(self, x):
-        return x + self.down(self.act(self.up(x)))
-
-
 def blocks(n=4, recompute=False):
     ms.set_seed(0)
-    net = nn.SequentialCell([Block() for _ in range(n)])
+    net = nn.SequentialCell([ResidualBlock(32, 32) for _ in range(n)])
     if recompute:
         for block in net:
             block.recompute()

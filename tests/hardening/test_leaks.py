@@ -8,20 +8,9 @@ import pytest
 
 import cellkit as ms
 from cellkit import autograd, memory, nn, offload, recompute, seed
+from tests.train.test_digits import MLP  # the digits MLP, trained here for 2,000 steps
 
 sklearn_datasets = pytest.importorskip("sklearn.datasets")
-
-
-class MLP(nn.Cell):
-    """The digits MLP of tests/train/test_digits.py."""
-
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Dense(64, 128, activation="relu")
-        self.fc2 = nn.Dense(128, 10)
-
-    def construct(self, x):
-        return self.fc2(self.fc1(x))
 
 
 def digits_batches(size=32):
