@@ -1,33 +1,53 @@
 """Reverse-mode automatic differentiation: the tape and the backward sweep.
 
 Recording is switched on only while a gradient transform (:func:`grad`,
-:func:`value_and_grad`, ``ops.GradOperation``) runs its function.  The
-transform wraps each input it differentiates in a *leaf* node; every op whose
-inputs carry a node then attaches a :class:`Node` to its output, holding a
-small ``backward`` closure that maps the output's gradient to its inputs'
-gradients (the op's vector-Jacobian product).  Outside a transform, ``ops``
-see ``recording() == False`` and attach nothing, so inference costs nothing
-extra.
+:func:`value_and_grad`, ``ops.GradOperation`` ...) runs its function.  The
+transform wraps each input it differentiates in a :class:`Leaf`; every op
+whose inputs carry a node then attaches a :class:`Node` to its output.
+Outside a transform ops attach nothing, so inference costs nothing extra.
+
+A node holds, explicitly:
+
+- ``rule``: the op's backward rule, ``rule(m, node, g)``, returning one
+  gradient (or ``None``) per input;
+- ``saved``: the arrays the rule needs, and ``sources``: where each came
+  from -- input ``i`` of the op, the op's own output (:data:`OUTPUT`), or a
+  constant (``None``: a mask, indices, a value whose derivative is zero);
+- ``info``: anything else the rule needs that is not an array (shapes, axes).
+
+Memory accounting reads ``saved``; offload moves it to the host and back.
+
+**One rule, two ways to run.**  ``m`` is a small math namespace
+(:mod:`cellkit.ops._rule_math`).  When nothing records a higher order, the
+sweep passes the *array* namespace: the rule computes on raw backend arrays,
+as fast as hand-written NumPy.  When the sweep itself runs inside another
+gradient transform (a gradient of a gradient), it passes the *Tensor*
+namespace: the same rule text now calls cellkit ops on Tensors, so the
+outer transform records the rule's own computation and can differentiate
+it.  :meth:`Node.unpack` hands the rule its saved values in the matching
+form; in the Tensor form an input or output comes back linked to its place
+on the tape, which is what makes the second derivative flow.
 
 The backward sweep (:func:`backpropagate`) orders the nodes topologically
-(deterministically: lists, never sets) and walks them once in reverse.
-
-Gradients are computed on raw backend arrays, so first-order gradients are
-supported; gradients of gradients are not.
+(deterministically: lists, never sets), keeps only those that lead to the
+wanted gradients, and walks them once in reverse.
 
 >>> import cellkit as ms
->>> from cellkit import ops
 >>> ms.grad(lambda x: (x * x).sum())(ms.Tensor([1.0, 2.0]))
 Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00])
+>>> ms.grad(ms.grad(lambda x: (x * x * x).sum()))(ms.Tensor([1.0, 2.0]))
+Tensor(shape=[2], dtype=Float32, value= [ 6.00000000e+00,  1.20000000e+01])
 """
 from __future__ import annotations
 
 import weakref as _weakref
 
 from . import backend as _backend
+from .hook_handles import HookRegistry
 from .tensor import Tensor
 
-__all__ = ["Node", "Leaf", "is_recording", "attach", "backpropagate", "unbroadcast", "no_recording"]
+__all__ = ["Node", "Leaf", "OUTPUT", "is_recording", "record", "backpropagate", "unbroadcast",
+           "no_recording", "recording", "tensor_mode"]
 
 # How many gradient transforms are running right now (they may nest).
 _depth = 0
@@ -35,10 +55,38 @@ _depth = 0
 # Set by cellkit.memory.profile while it measures (saved arrays, gradients); None otherwise.
 _probe = None
 
+# The source of a saved value that is the op's own output (others are input indices, or None).
+OUTPUT = -1
+
+# The two math namespaces rules run with, registered by cellkit.ops (which sits above this
+# module): a factory of the array namespace for a backend, and the Tensor namespace.
+_array_math_for = None
+_tensor_math = None
+
+# Hooks registered on nodes (Tensor.register_hook, ops.HookBackward): node -> HookRegistry.
+_node_hooks = _weakref.WeakKeyDictionary()
+
 
 def is_recording() -> bool:
     """True while a gradient transform is running its function."""
     return _depth > 0
+
+
+def tensor_mode() -> bool:
+    """True when a backward sweep running now would record for an outer transform."""
+    return _depth > 0
+
+
+def set_rule_math(array_math_for, tensor_math):
+    """Register the namespaces backward rules compute with (called once by :mod:`cellkit.ops`)."""
+    global _array_math_for, _tensor_math
+    _array_math_for = array_math_for
+    _tensor_math = tensor_math
+
+
+def rule_math():
+    """The namespace a rule run now gets: Tensors if an outer transform records, else arrays."""
+    return _tensor_math if _depth > 0 else _array_math_for(_backend._current)
 
 
 class Node:
@@ -47,34 +95,80 @@ class Node:
     Attributes
     ----------
     op : str
-        The op's name (``'Add'``), for error messages and displays.
-    backward : callable
-        ``backward(grad_output) -> tuple`` with one gradient (or ``None``) per
-        input node.
+        The op's name (``'Mul'``), for error messages and displays.
+    rule : callable
+        ``rule(m, node, grad_output) -> tuple`` with one gradient (or ``None``)
+        per input; ``m`` is the math namespace (arrays or Tensors).
     inputs : tuple of Node or None
         The nodes of the op's inputs; ``None`` for inputs that need no gradient.
+    saved : tuple
+        The arrays the rule needs (``None`` once the rule has run and let them go).
+    sources : tuple
+        For each saved array: the index of the input it is, :data:`OUTPUT`, or
+        ``None`` for a constant.
+    info : object
+        Whatever else the rule needs (shapes, axes, flags); never arrays.
     """
 
-    __slots__ = ("op", "backward", "inputs")
+    __slots__ = ("op", "rule", "inputs", "saved", "sources", "info", "__weakref__")
 
-    def __init__(self, op, backward, inputs):
+    def __init__(self, op, rule, inputs, saved=(), sources=(), info=None):
         self.op = op
-        self.backward = backward
+        self.rule = rule
         self.inputs = inputs
+        self.saved = saved
+        self.sources = sources
+        self.info = info
         if _probe is not None:  # cellkit.memory is measuring: note what this node keeps alive
             _probe.node(self)
+
+    def unpack(self, m):
+        """The saved values in ``m``'s form: the arrays, or Tensors linked to the tape.
+
+        In the Tensor form a saved input comes back attached to that input's
+        node and the saved output to this node, so ops the rule runs on them
+        are recorded as functions of the op's inputs (second derivatives);
+        constants come back as Tensors with no node.
+        """
+        saved = self.saved
+        if saved is None:
+            _spent(m, self, None)
+        if not m.tensors:
+            return saved
+        values = []
+        for array, source in zip(saved, self.sources):
+            if array is None or not hasattr(array, "shape"):  # absent, or a Python number
+                values.append(array)
+                continue
+            t = Tensor._from_array(array)
+            if source == OUTPUT:
+                t._node = self
+            elif source is not None:
+                t._node = self.inputs[source]
+            values.append(t)
+        return tuple(values)
 
     def __repr__(self):
         return f"<Node {self.op}>"
 
 
+def _identity_rule(m, node, g):
+    return (g,)
+
+
 class Leaf(Node):
-    """A value we want the gradient of: a transform's input or a weight."""
+    """A value we want the gradient of: a transform's input, a weight, a region's input.
+
+    When the value it stands for is itself on a tape (a transform nested in
+    another, a recomputed region's input), ``parent`` is that value's node:
+    for an outer sweep the leaf is then a plain identity link, so an inner
+    gradient stays a function of the outer transform's inputs.
+    """
 
     __slots__ = ("_tensor_ref",)
 
-    def __init__(self, tensor, label="Leaf"):
-        super().__init__(label, None, ())
+    def __init__(self, tensor, label="Leaf", parent=None):
+        super().__init__(label, _identity_rule, () if parent is None else (parent,))
         # Weak: the Tensor holds its Leaf in ``_node``; a strong link back would make a
         # reference cycle, and its array would then wait for the cycle collector to be freed.
         self._tensor_ref = _weakref.ref(tensor)
@@ -85,78 +179,50 @@ class Leaf(Node):
         return self._tensor_ref()
 
 
-def attach(out_array, op, backward, *inputs):
+def leaf_for(value, label):
+    """A fresh Tensor with ``value``'s data standing for it as a :class:`Leaf` on the tape.
+
+    Hooks registered on ``value`` (``Tensor.register_hook``) move to the leaf.
+    """
+    fresh = Tensor._from_array(value._data)
+    fresh._node = Leaf(fresh, label, value._node)
+    copy_tensor_hooks(value, fresh._node)
+    return fresh
+
+
+def record(out_array, op, rule, inputs, saved=(), sources=(), info=None):
     """Wrap ``out_array`` in a Tensor and, if any input is on the tape, record the op.
 
-    ``inputs`` are the op's tensor inputs (anything that is not a Tensor counts
-    as a constant).  ``backward(g)`` must return one gradient per input, in
-    the same order; it is called only for recorded ops.
+    ``inputs`` are the op's Tensor inputs (anything else counts as a
+    constant).  ``saved``/``sources``/``info`` are stored on the node as
+    described in :class:`Node`; the rule is called only if the sweep reaches it.
     """
     out = Tensor._from_array(out_array)
-    nodes = tuple(t._node if type(t) is Tensor or isinstance(t, Tensor) else None for t in inputs)
+    nodes = tuple(t._node if isinstance(t, Tensor) else None for t in inputs)
     for n in nodes:
         if n is not None:
-            out._node = Node(op, backward, nodes)
+            out._node = Node(op, rule, nodes, saved, sources, info)
             break
     return out
-
-
-def saved_cells(backward, _depth=0, _seen=None):
-    """The closure cells through which a backward rule keeps arrays or Tensors alive.
-
-    Yields ``(cell, value)`` pairs, ``value`` being an array, a Tensor, or a
-    tuple/list holding some (``cell`` is None for a value held by the object
-    of a bound method the rule keeps).  Looks into the closures of functions the rule
-    keeps, a few levels down (``lambda g: (backward(g),)`` keeps
-    ``backward``, which keeps the arrays).  Memory accounting reads these
-    values; offload swaps them for host copies and back.
-    """
-    seen = set() if _seen is None else _seen
-    if id(backward) in seen or _depth > 3:
-        return
-    seen.add(id(backward))
-    for cell in getattr(backward, "__closure__", None) or ():
-        try:
-            value = cell.cell_contents
-        except ValueError:  # an empty cell
-            continue
-        items = value if isinstance(value, (tuple, list)) else (value,)
-        if any(isinstance(i, Tensor) or _is_array(i) for i in items):
-            yield cell, value
-        elif callable(value) and getattr(value, "__closure__", None):
-            yield from saved_cells(value, _depth + 1, seen)
-        elif hasattr(value, "__self__") and hasattr(value.__self__, "__dict__"):
-            # A bound method (a recompute replay): what its object keeps, not swappable (cell None).
-            for field in vars(value.__self__).values():
-                fields = field if isinstance(field, (tuple, list)) else (field,)
-                if any(isinstance(i, Tensor) or _is_array(i) for i in fields):
-                    yield None, field
-
-
-def memory_owner(array):
-    """The array that owns ``array``'s memory (views point at it through ``.base``).
-
-    Memory accounting counts an allocation once per owner, and offload moves
-    each owner once; an ``array_api_strict`` array is looked through to the
-    NumPy array it wraps.
-    """
-    inner = getattr(array, "_array", None)
-    if inner is not None and not hasattr(array, "base"):
-        array = inner
-    base = getattr(array, "base", None)
-    while base is not None and hasattr(base, "nbytes") and hasattr(base, "base"):
-        array, base = base, base.base
-    return array
-
-
-def _is_array(value):
-    """A backend array (NumPy, CuPy, array_api_strict): has a shape and a dtype, and is not a Tensor."""
-    return hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, Tensor)
 
 
 def needs_grad(*tensors) -> bool:
     """True if recording and any of ``tensors`` is on the tape."""
     if _depth == 0:
+        return False
+    for t in tensors:
+        if isinstance(t, Tensor) and t._node is not None:
+            return True
+    return False
+
+
+def higher_order(*tensors) -> bool:
+    """True if an op on ``tensors`` may be differentiated twice: two transforms record and one input is on a tape.
+
+    Fused ops (whose rules lean on intermediate arrays) then run as their
+    composition of simpler ops instead, so the outer transform sees every step.
+    """
+    if _depth < 2:
         return False
     for t in tensors:
         if isinstance(t, Tensor) and t._node is not None:
@@ -184,6 +250,25 @@ class no_recording:
         return False
 
 
+# The Cells whose custom ``bprop`` is running now (a transform started inside one is refused).
+_bprop_cells = []
+
+
+class inside_bprop:
+    """Context manager: ``cell``'s custom ``bprop`` runs in this block."""
+
+    def __init__(self, cell):
+        self.cell = cell
+
+    def __enter__(self):
+        _bprop_cells.append(self.cell)
+        return self
+
+    def __exit__(self, *exc):
+        _bprop_cells.pop()
+        return False
+
+
 class recording:
     """Context manager: record ops in this block (used by the transforms)."""
 
@@ -199,7 +284,7 @@ class recording:
 
 
 def unbroadcast(grad, shape):
-    """Sum ``grad`` down to ``shape``: the backward of NumPy broadcasting.
+    """Sum an array ``grad`` down to ``shape``: the backward of NumPy broadcasting.
 
     >>> import numpy as np
     >>> unbroadcast(np.ones((2, 3)), (3,)).tolist()
@@ -208,7 +293,7 @@ def unbroadcast(grad, shape):
     shape = tuple(shape)
     if tuple(grad.shape) == shape:
         return grad
-    xp = _backend.current().xp
+    xp = _backend._current.xp
     extra = grad.ndim - len(shape)
     if extra > 0:
         grad = xp.sum(grad, axis=tuple(range(extra)))
@@ -218,26 +303,89 @@ def unbroadcast(grad, shape):
     return grad
 
 
-def _topological_order(roots):
-    """Every node reachable from ``roots``, each after all nodes that use it... reversed.
+# ------------------------------------------------------------------ hooks on nodes
+def node_hooks(node):
+    """The registry of hooks called when ``node``'s gradient is complete (made on first use).
 
-    Returns nodes so that a node comes *after* every node it feeds into when
-    the list is walked backwards (a post-order DFS, iterative to survive deep
-    networks).
+    ``Tensor.register_hook`` and ``ops.HookBackward`` put hooks here; a hook
+    returning a Tensor replaces the gradient.
+    """
+    registry = _node_hooks.get(node)
+    if registry is None:
+        registry = _node_hooks[node] = HookRegistry()
+    return registry
+
+
+def tensor_hooks(tensor):
+    """The registry of hooks of a Tensor that is not on a tape (yet): a Parameter, an input."""
+    registry = _tensor_hooks.get(tensor)
+    if registry is None:
+        registry = _tensor_hooks[tensor] = HookRegistry()
+    return registry
+
+
+# Hooks registered on Tensors that are not on a tape yet: they follow the Tensor onto the leaf
+# a transform makes for it (the same registry object, so removing a hook removes it there too).
+_tensor_hooks = _weakref.WeakKeyDictionary()
+
+
+def copy_tensor_hooks(tensor, node):
+    """Let ``node`` run the hooks registered on ``tensor`` while it was off the tape."""
+    if _tensor_hooks:
+        registry = _tensor_hooks.get(tensor)
+        if registry:
+            existing = _node_hooks.get(node)
+            if existing is None:
+                _node_hooks[node] = registry
+            else:
+                existing.update(registry)
+
+
+def _run_node_hooks(node, g, m):
+    registry = _node_hooks.get(node)
+    if not registry:
+        return g
+    for hook in list(registry.values()):
+        as_tensor = g if m.tensors else Tensor._from_array(g)
+        result = hook(as_tensor)
+        if result is None:
+            continue
+        if isinstance(result, (tuple, list)) and len(result) == 1:
+            result = result[0]
+        if not isinstance(result, Tensor):
+            raise TypeError(f"a gradient hook must return a Tensor or None, but got {type(result).__name__}")
+        if tuple(result.shape) != tuple(as_tensor.shape):
+            raise ValueError(f"a gradient hook returned a gradient of shape {result.shape} for a tensor "
+                             f"of shape {as_tensor.shape}")
+        g = result if m.tensors else result._data
+    return g
+
+
+# ------------------------------------------------------------------ the sweep
+def _is_stop(node, stop):
+    """Does the sweep end at ``node``?  ``stop`` is a set of ids, or None: end at every Leaf."""
+    return isinstance(node, Leaf) if stop is None else id(node) in stop
+
+
+def _topological_order(roots, stop):
+    """Every node reachable from ``roots``, each after all of its inputs (post-order DFS).
+
+    Iterative, to survive deep networks.  The inputs of a stop node are not
+    followed: the sweep ends there.
     """
     order = []
     seen = set()
     for root in roots:
         if id(root) in seen:
             continue
-        stack = [(root, iter(root.inputs))]
         seen.add(id(root))
+        stack = [(root, iter(() if _is_stop(root, stop) else root.inputs))]
         while stack:
             node, children = stack[-1]
             for child in children:
                 if child is not None and id(child) not in seen:
                     seen.add(id(child))
-                    stack.append((child, iter(child.inputs)))
+                    stack.append((child, iter(() if _is_stop(child, stop) else child.inputs)))
                     break
             else:
                 stack.pop()
@@ -245,24 +393,45 @@ def _topological_order(roots):
     return order
 
 
-def backpropagate(seeds):
+def _leading_to(order, stop):
+    """The nodes of ``order`` from which a node in ``stop`` can be reached (order kept)."""
+    needed = set()
+    kept = []
+    for node in order:  # inputs come before the nodes that use them
+        key = id(node)
+        if key in stop or any(i is not None and id(i) in needed for i in node.inputs):
+            needed.add(key)
+            kept.append(node)
+    return kept
+
+
+def backpropagate(seeds, targets=None, retain=False):
     """Run the backward sweep.
 
     Parameters
     ----------
-    seeds : list of (Node, array)
-        Output nodes and the gradients flowing into them.
+    seeds : list of (Node, gradient)
+        Output nodes and the gradients flowing into them (arrays, or
+        Tensors when an outer transform records).
+    targets : list of Node, optional
+        The nodes whose gradients are wanted; the sweep stops at them and
+        skips every node that leads to none of them.  ``None``: every
+        :class:`Leaf` reached (a recomputed region's own sweep).
+    retain : bool
+        Keep the tape for another sweep (a ``vjp`` function called twice).
+        Sweeps that record for an outer transform always keep it.
 
     Returns
     -------
     dict
-        ``{id(leaf): gradient array}`` for every :class:`Leaf` reached.
+        ``{id(node): gradient}`` for every target (or leaf) reached.
     """
-    grads = {}
+    tensors = _depth > 0
+    m = _tensor_math if tensors else _array_math_for(_backend._current)
     leaf_grads = {}
     _sweeps.append(leaf_grads)
     try:
-        _sweep(seeds, grads, leaf_grads)
+        _sweep(seeds, targets, m, retain or tensors, leaf_grads)
     finally:
         _sweeps.pop()
     return leaf_grads
@@ -282,47 +451,60 @@ def add_leaf_gradient(key, grad):
     target[key] = grad if key not in target else target[key] + grad
 
 
-def _spent(grad):
+def _spent(m, node, grad):
     raise RuntimeError(
         "this part of the tape was already used by a backward sweep and has been freed; "
         "run the forward again to differentiate again"
     )
 
 
-def _sweep(seeds, grads, leaf_grads):
+def _sweep(seeds, targets, m, retain, leaf_grads):
+    grads = {}
     for node, g in seeds:
         key = id(node)
         grads[key] = g if key not in grads else grads[key] + g
-    order = _topological_order([node for node, _ in seeds])
+    roots = [node for node, _ in seeds]
+    if targets is None:
+        stop = None
+        order = _topological_order(roots, None)
+    else:
+        stop = {id(t) for t in targets}
+        order = _leading_to(_topological_order(roots, stop), stop)
     try:
-        _sweep_in_order(order, grads, leaf_grads)
+        _sweep_in_order(order, grads, leaf_grads, stop, m, retain)
     except BaseException:
         # A rule or a backward hook raised: free the rest of the tape now, as a finished sweep
         # does, rather than when the garbage collector finds its cycles (a TapeGate and its joint
         # node refer to each other) -- or never, while a notebook keeps the traceback.
-        for node in order:
-            if node.backward is not None:
-                node.backward = _spent
+        if not retain:
+            for node in order:
+                if type(node) is not Leaf:
+                    node.rule, node.saved, node.info = _spent, None, None
         grads.clear()
         raise
 
 
-def _sweep_in_order(order, grads, leaf_grads):
+def _sweep_in_order(order, grads, leaf_grads, stop, m, retain):
+    probe = _probe if not m.tensors else None
+    hooks = _node_hooks
     for node in reversed(order):
         g = grads.pop(id(node), None)
         if g is None:
             continue
-        if node.backward is None:  # a Leaf
+        if hooks:
+            g = _run_node_hooks(node, g, m)
+        if _is_stop(node, stop):
             key = id(node)
             leaf_grads[key] = g if key not in leaf_grads else leaf_grads[key] + g
             continue
-        if _probe is None:
-            input_grads = node.backward(g)
+        if probe is None:
+            input_grads = node.rule(m, node, g)
         else:
-            input_grads = _probe.run_backward(node, g)
-        # The rule has run: let go of what it kept, so activations are freed as the sweep
-        # passes them rather than when it ends (memory falls during backward, as it should).
-        node.backward = _spent
+            input_grads = probe.run_backward(node, g, m)
+        if not retain:
+            # The rule has run: let go of what it kept, so activations are freed as the sweep
+            # passes them rather than when it ends (memory falls during backward, as it should).
+            node.rule, node.saved, node.info = _spent, None, None
         for parent, pg in zip(node.inputs, input_grads):
             if parent is None or pg is None:
                 continue
@@ -332,5 +514,34 @@ def _sweep_in_order(order, grads, leaf_grads):
                 grads[key] = pg
             else:
                 grads[key] = previous + pg
-                if _probe is not None:
-                    _probe.array(grads[key], "gradient")
+                if probe is not None:
+                    probe.array(grads[key], "gradient")
+
+
+def memory_owner(array):
+    """The array that owns ``array``'s memory (views point at it through ``.base``).
+
+    Memory accounting counts an allocation once per owner, and offload moves
+    each owner once; an ``array_api_strict`` array is looked through to the
+    NumPy array it wraps.
+    """
+    inner = getattr(array, "_array", None)
+    if inner is not None and not hasattr(array, "base"):
+        array = inner
+    base = getattr(array, "base", None)
+    while base is not None and hasattr(base, "nbytes") and hasattr(base, "base"):
+        array, base = base, base.base
+    return array
+
+
+def is_array(value):
+    """A backend array (NumPy, CuPy, array_api_strict): has a shape and a dtype, and is not a Tensor."""
+    return hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, Tensor)
+
+
+def saved_arrays(node):
+    """The arrays ``node`` keeps for its rule (what memory accounting counts and offload moves)."""
+    saved = node.saved
+    if not saved:
+        return []
+    return [a for a in saved if a is not None and is_array(a)]

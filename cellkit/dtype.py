@@ -119,6 +119,14 @@ def dtype_of(array) -> DType:
     """The DType of a backend array (cached per array-dtype object)."""
     key = array.dtype
     try:
+        return _BY_ARRAY_DTYPE[type(key)][key]  # the hot path: one lookup, no further call
+    except KeyError:
+        return dtype_of_array_dtype(key)
+
+
+def dtype_of_array_dtype(key) -> DType:
+    """The DType of a backend dtype object (``numpy.dtype('float32')`` -> ``Float32``)."""
+    try:
         return _BY_ARRAY_DTYPE[type(key)][key]
     except KeyError:
         name = str(key).rsplit(".", 1)[-1]

@@ -104,13 +104,13 @@ class _Probe:
 
     def node(self, node):
         self.node_scope[id(node)] = self._path()
-        for value in _kept_values(node.backward):
+        for value in _ag.saved_arrays(node):
             self._mark_saved(value, node.op)
 
-    def run_backward(self, node, grad):
+    def run_backward(self, node, grad, m):
         self.backward_nodes.append(node)
         try:
-            grads = node.backward(grad)
+            grads = node.rule(m, node, grad)
         finally:
             self.backward_nodes.pop()
         path = self.node_scope.get(id(node), self._path())
@@ -184,22 +184,6 @@ class _Probe:
                 rec[5].detach()
 
 
-def _kept_values(backward):
-    """The arrays a backward rule keeps alive: its closure's, or its object's fields (a bound method)."""
-    found = []
-    values = [value for _, value in _ag.saved_cells(backward)]
-    owner = getattr(backward, "__self__", None)
-    if owner is not None:
-        values.extend(getattr(owner, "__dict__", {}).values())
-    for value in values:
-        for item in value if isinstance(value, (tuple, list)) else (value,):
-            if isinstance(item, Tensor):
-                item = item._data
-            if item is not None and _is_array(item):
-                found.append(item)
-    return found
-
-
 def _op_name():
     """The public op that is producing an array (found on the call stack), e.g. ``'dense'``."""
     frame = sys._getframe(3)
@@ -208,7 +192,7 @@ def _op_name():
             break
         module = frame.f_globals.get("__name__", "")
         name = frame.f_code.co_name
-        if module.startswith("cellkit.ops") and not name.startswith("_") and name not in ("attach", "wrap"):
+        if module.startswith("cellkit.ops") and not name.startswith("_") and name not in ("record", "wrap"):
             return name
         frame = frame.f_back
     return "tensor"

@@ -51,21 +51,21 @@ class _OffloadedRegion:
     def __init__(self, label, prefetch):
         self.label = label
         self.prefetch = prefetch
-        self.swapped = []     # closure cells now holding host values (non-NumPy backends)
+        self.swapped = []     # tape nodes whose saved arrays are now host copies (non-NumPy backends)
         self.moved = []       # the device arrays that left, one per memory block (for cellkit.memory)
         self.on_host = False
 
-    def to_host(self, cells, keep_roots):
+    def to_host(self, nodes, keep_roots):
         be = _backend.current()
-        seen_cells, moved_roots = set(), set()
-        for cell, value in cells:
-            if cell is None or id(cell) in seen_cells:
+        moved_roots = set()
+        for node in nodes:
+            saved = node.saved
+            if not saved:
                 continue
-            seen_cells.add(id(cell))
-            host_value = _map_arrays(value, lambda a: self._send(be, a, keep_roots, moved_roots))
-            if host_value is not value:
-                self.swapped.append(cell)
-                cell.cell_contents = host_value
+            host = tuple(self._send(be, a, keep_roots, moved_roots) if _ag.is_array(a) else a for a in saved)
+            if any(h is not s for h, s in zip(host, saved)):
+                self.swapped.append(node)
+                node.saved = host
         probe = _rc._probe
         if probe is not None:
             for array in self.moved:
@@ -85,36 +85,16 @@ class _OffloadedRegion:
         if not self.on_host:
             return
         be = _backend.current()
-        for cell in self.swapped:
+        for node in self.swapped:
             # A fresh device copy of the host values (what a GPU holds again); NumPy swapped nothing.
-            cell.cell_contents = _map_arrays(cell.cell_contents, be.from_host)
+            if node.saved is not None:
+                node.saved = tuple(be.from_host(a) if _ag.is_array(a) else a for a in node.saved)
         probe = _rc._probe
         if probe is not None:
             for array in self.moved:
                 probe.moved(array, probe.device)
         self.swapped, self.moved = [], []
         self.on_host = False
-
-
-def _map_arrays(value, fn):
-    """``fn`` applied to each array in ``value`` (an array, a Tensor, or a tuple/list of them)."""
-    if isinstance(value, (tuple, list)):
-        mapped = [_map_arrays(v, fn) for v in value]
-        if all(m is v for m, v in zip(mapped, value)):
-            return value
-        return type(value)(mapped)
-    if isinstance(value, Tensor):
-        if value._data is None:
-            return value
-        data = fn(value._data)
-        if data is value._data:
-            return value
-        moved = Tensor._from_array(data)
-        moved._node = value._node  # backward rules look at their inputs' nodes
-        return moved
-    if _ag._is_array(value):
-        return fn(value)
-    return value
 
 
 def _tape_nodes(outputs, stop):
@@ -151,12 +131,12 @@ def offloaded(run, args, weights=(), label="region", backward_prefetch="Auto"):
         return output
     region = _OffloadedRegion(label, backward_prefetch)
     stop = {id(w._node) for w in weights} | {id(n) for n in boundary.values()}
-    cells = [pair for node in _tape_nodes(outputs, stop) for pair in _ag.saved_cells(node.backward)]
+    nodes = _tape_nodes(outputs, stop)
     owner = _ag.memory_owner
     keep_roots = {id(owner(w._data)) for w in weights}
     keep_roots |= {id(owner(a._data)) for a in args if isinstance(a, Tensor) and a._data is not None}
     keep_roots |= {id(owner(o._data)) for o in outputs if isinstance(o, Tensor)}  # the output stays
-    region.to_host(cells, keep_roots)
+    region.to_host(nodes, keep_roots)
     _in_flight[:] = [ref for ref in _in_flight if ref() is not None]  # regions of failed calls are gone
     _in_flight.append(weakref.ref(region, _forget))
 

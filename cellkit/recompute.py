@@ -139,7 +139,9 @@ def cut_at_inputs(args, label):
     """``args`` with a fresh leaf in place of each Tensor on the tape, so a sweep stops there.
 
     Returns ``(cut_args, boundary)``; ``boundary`` maps ``id(original)`` to its
-    leaf.  A Tensor passed twice gets one leaf.
+    leaf.  A Tensor passed twice gets one leaf.  Each leaf keeps the input's
+    own node as its parent: a gradient of the region's gradient flows on
+    through it to whatever computed the input.
     """
     boundary, fresh_by_id, cut = {}, {}, []
     for a in args:
@@ -147,7 +149,7 @@ def cut_at_inputs(args, label):
             fresh = fresh_by_id.get(id(a))
             if fresh is None:
                 fresh = fresh_by_id[id(a)] = Tensor._from_array(a._data)
-                fresh._node = Leaf(fresh, label)
+                fresh._node = Leaf(fresh, label, a._node)
                 boundary[id(a)] = fresh._node
             cut.append(fresh)
         else:
@@ -164,7 +166,7 @@ def sweep_region(outputs, grads_by_output, inputs, boundary, weights):
     """
     seeds = [(outputs[i]._node, g) for i, g in grads_by_output.items()
              if g is not None and isinstance(outputs[i], Tensor) and outputs[i]._node is not None]
-    leaf_grads = _ag.backpropagate(seeds) if seeds else {}
+    leaf_grads = _ag.backpropagate(seeds) if seeds else {}  # ends at every leaf: its own and others
     result = [leaf_grads.pop(id(boundary[id(t)]), None) for t in inputs]
     result += [leaf_grads.pop(id(w._node), None) for w in weights]
     for key, g in leaf_grads.items():
@@ -213,19 +215,22 @@ def checkpoint(run, args, weights=(), label="region"):
         return output
     replay = _Replay(region, run, args, inputs, weights)
     node_inputs = tuple(t._node for t in inputs) + tuple(w._node for w in weights)
-    return attach_outputs(output, replay.backward, node_inputs, f"Recompute[{label}]")
+    kept = tuple(a._data for a in args if isinstance(a, Tensor))  # what the region keeps: its inputs
+    return attach_outputs(output, replay.backward, node_inputs, f"Recompute[{label}]", kept)
 
 
-def attach_outputs(output, backward, node_inputs, op):
+def attach_outputs(output, backward, node_inputs, op, kept=()):
     """Put a region's output(s) on the tape behind one node whose backward sees all output gradients.
 
     ``backward({index: grad})`` gets the gradient of each output that
     received one and returns one gradient per entry of ``node_inputs``.
     With several outputs, each gets a small selector node feeding the hub;
-    the sweep adds their gradients into one :class:`_GradPack`.
+    the sweep adds their gradients into one :class:`_GradPack`.  ``kept``
+    are the arrays the region holds for its backward (memory accounting
+    counts them on the hub node).
     """
     outputs = flatten_outputs(output)
-    hub = Node(op, lambda pack: backward(pack if isinstance(pack, _GradPack) else {0: pack}), node_inputs)
+    hub = Node(op, _hub_rule, node_inputs, kept, (None,) * len(kept), backward)
     if len(outputs) == 1:
         attached = Tensor._from_array(outputs[0]._data)
         attached._node = hub
@@ -234,9 +239,17 @@ def attach_outputs(output, backward, node_inputs, op):
     for index, tensor in enumerate(outputs):
         if isinstance(tensor, Tensor):
             attached = Tensor._from_array(tensor._data)
-            attached._node = Node(f"{op}.output[{index}]", _select(index), (hub,))
+            attached._node = Node(f"{op}.output[{index}]", _select_rule, (hub,), info=index)
             new_outputs[index] = attached
     return tuple(new_outputs)
+
+
+def _hub_rule(m, node, pack):
+    return node.info(pack if isinstance(pack, _GradPack) else {0: pack})
+
+
+def _select_rule(m, node, g):
+    return (_GradPack({node.info: g}),)
 
 
 class _GradPack(dict):
@@ -251,10 +264,6 @@ class _GradPack(dict):
         for index, g in other.items():
             merged[index] = g if index not in merged else merged[index] + g
         return merged
-
-
-def _select(index):
-    return lambda g: (_GradPack({index: g}),)
 
 
 class _Replay:
@@ -272,8 +281,10 @@ class _Replay:
         with _Using(self.region, "replay"), _ag.recording():
             output = self.run(*args)
         result = sweep_region(flatten_outputs(output), grads_by_output, self.inputs, boundary, self.weights)
-        # The replayed activations and their tape go now, not when the outer sweep ends.
-        self.args = None
+        if not _ag.tensor_mode():
+            # The replayed activations and their tape go now, not when the outer sweep ends.  (A sweep
+            # recording for an outer transform keeps them: that transform may come through here again.)
+            self.args = None
         return result
 
 
@@ -333,7 +344,7 @@ def keep(run, args, label):
     for a in args:
         if isinstance(a, Tensor):
             fresh = Tensor._from_array(a._data)
-            fresh._node = Leaf(fresh, "KeptInput")
+            fresh._node = Leaf(fresh, "KeptInput", a._node)
             boundary.append(fresh._node)
             cut.append(fresh)
         else:
@@ -352,12 +363,14 @@ def keep(run, args, label):
 def _reuse_kept(entry, args):
     output, boundary = entry
     replay_nodes = tuple(a._node if isinstance(a, Tensor) else None for a in args)
-
-    def backward(g):
-        leaf_grads = _ag.backpropagate([(output._node, g)]) if output._node is not None else {}
-        return tuple(None if b is None else leaf_grads.get(id(b)) for b in boundary)
-
     result = Tensor._from_array(output._data)
     if _ag._depth > 0 and output._node is not None and any(n is not None for n in replay_nodes):
-        result._node = Node(f"Kept[{output._node.op}]", backward, replay_nodes)
+        result._node = Node(f"Kept[{output._node.op}]", _kept_rule, replay_nodes, info=(output, boundary))
     return result
+
+
+def _kept_rule(m, node, g):
+    """Sweep the kept op's own tape and hand its input gradients to the replayed inputs."""
+    output, boundary = node.info
+    leaf_grads = _ag.backpropagate([(output._node, g)], [b for b in boundary if b is not None])
+    return tuple(None if b is None else leaf_grads.get(id(b)) for b in boundary)

@@ -1,10 +1,16 @@
-"""Gradient transforms: ``grad``, ``value_and_grad`` and ``GradOperation``.
+"""Reverse-mode transforms: ``grad``, ``value_and_grad``, ``get_grad``, ``vjp`` and ``GradOperation``.
 
 Each transform runs the user's function once with recording switched on,
 with the inputs (and weights) it differentiates wrapped as tape leaves, then
 sweeps the tape backwards once.  The return shapes follow MindSpore: one
 Tensor for one input, tuples for several, ``(input_grads, weight_grads)``
 when both are asked for.
+
+Transforms nest.  A transform running inside another one wraps its inputs
+in leaves that remember the outer tape, and its backward sweep records its
+rules' own ops (see :mod:`cellkit.autograd`), so what it returns is a
+function of the outer transform's inputs that the outer one can
+differentiate: ``grad(grad(f))`` is the second derivative.
 
 >>> import cellkit as ms
 >>> def f(x, y):
@@ -15,15 +21,16 @@ when both are asked for.
 >>> value, grads = ms.value_and_grad(f, grad_position=(0, 1))(x, y)
 >>> print(value, grads[1])
 11.0 [1. 2.]
+>>> print(ms.grad(ms.grad(lambda x: (x ** 3).sum()))(x))
+[ 6. 12.]
 """
 from __future__ import annotations
 
 from . import autograd as _ag
 from . import backend as _backend
-from .autograd import Leaf
 from .tensor import Tensor
 
-__all__ = ["grad", "value_and_grad", "GradOperation"]
+__all__ = ["grad", "value_and_grad", "get_grad", "vjp", "GradOperation"]
 
 
 def _as_weight_list(weights):
@@ -77,13 +84,25 @@ def _positions(grad_position, n_args):
     return positions, single
 
 
-class _Run:
-    """The outcome of running a function on the tape: outputs and leaf gradients."""
+def _refuse_inside_bprop():
+    if _ag._bprop_cells:
+        cell = _ag._bprop_cells[-1]
+        raise RuntimeError(
+            f"a gradient transform cannot run inside the custom bprop of {type(cell).__name__}: "
+            "a bprop computes gradients by hand, it does not take them"
+        )
 
-    def __init__(self, fn, args, kwargs, positions, weights, has_aux, sens):
+
+class _Tape:
+    """A function run once on the tape: its leaves, its outputs, its weights' leaves.
+
+    The forward pass happens at construction; :meth:`sweep` may run any
+    number of times when ``retain`` is true (``vjp``, the Jacobians).
+    """
+
+    def __init__(self, fn, args, kwargs, positions, weights, has_aux):
+        _refuse_inside_bprop()
         args = list(args)
-        if _ag._depth:
-            _refuse_higher_order(args, positions, weights)
         self.input_leaves = []
         for p in positions:
             arg = args[p]
@@ -92,69 +111,89 @@ class _Run:
                     f"the argument at grad_position {p} must be a Tensor to take its gradient, "
                     f"but got {type(arg).__name__}"
                 )
-            leaf = Tensor._from_array(arg._require_data("grad"))
-            leaf._node = Leaf(leaf, f"input{p}")
+            arg._require_data("grad")
+            leaf = _ag.leaf_for(arg, f"input{p}")
             args[p] = leaf
             self.input_leaves.append(leaf)
         self.weights = weights
-        saved_nodes = [w._node for w in weights]
-        weight_nodes = []
+        self._outer_nodes = [w._node for w in weights]
+        self.weight_nodes = []
         try:
             for w in weights:
                 w._require_data("grad")
-                w._node = Leaf(w, getattr(w, "name", "weight"))
-                weight_nodes.append(w._node)
+                node = _ag.Leaf(w, getattr(w, "name", None) or "weight", w._node)
+                _ag.copy_tensor_hooks(w, node)
+                w._node = node
+                self.weight_nodes.append(node)
             with _ag.recording():
                 out = fn(*args, **kwargs)
             self.output, self.aux = _split_aux(out, has_aux)
-            # The weights stay on the tape through the sweep: backward rules may ask
-            # which of their inputs are being differentiated.
-            self.leaf_grads = _ag.backpropagate(_seeds(self.output, sens))
-        finally:
-            for w, node in zip(weights, saved_nodes):
-                w._node = node
-        self.weight_nodes = weight_nodes
+        except BaseException:
+            self.restore_weights()
+            raise
 
-    def input_grads(self):
-        return tuple(self._grad_for(leaf._node, leaf) for leaf in self.input_leaves)
+    def restore_weights(self):
+        """Give the weights back the tape links they had before (an outer transform's, or none)."""
+        for w, node in zip(self.weights, self._outer_nodes):
+            w._node = node
 
-    def weight_grads(self):
-        grads = tuple(self._grad_for(node, w) for node, w in zip(self.weight_nodes, self.weights))
-        for w, g in zip(self.weights, grads):
-            # Each Parameter keeps its latest gradient (a reference, like PyTorch's ``.grad``),
-            # replaced by the next one, so displays can show gradient norms.  Plain Tensors
-            # (no ``__dict__``) are left alone.
-            if hasattr(w, "__dict__"):
-                w.__dict__["_last_grad"] = g
+    def targets(self):
+        return [leaf._node for leaf in self.input_leaves] + self.weight_nodes
+
+    def sweep(self, sens, retain=False):
+        """The leaves' gradients for output sensitivity ``sens`` (None: ones)."""
+        seeds = _seeds(self.output, sens)
+        if not seeds:
+            return {}
+        return _ag.backpropagate(seeds, self.targets(), retain)
+
+    def input_grads(self, leaf_grads):
+        return tuple(_grad_for(leaf_grads, leaf._node, leaf) for leaf in self.input_leaves)
+
+    def weight_grads(self, leaf_grads):
+        grads = tuple(_grad_for(leaf_grads, node, w) for node, w in zip(self.weight_nodes, self.weights))
+        if not _ag.tensor_mode():
+            for w, g in zip(self.weights, grads):
+                # Each Parameter keeps its latest gradient (a reference, like PyTorch's ``.grad``),
+                # replaced by the next one, so displays can show gradient norms.  Plain Tensors
+                # (no ``__dict__``) are left alone.
+                if hasattr(w, "__dict__"):
+                    w.__dict__["_last_grad"] = g
         return grads
 
-    def _grad_for(self, node, like):
-        """The gradient reaching ``node``: zeros if none did, cast to ``like``'s dtype."""
-        be = _backend.current()
-        g = self.leaf_grads.get(id(node))
-        data = like._data
-        if g is None:
-            g = be.xp.zeros_like(data)
-        elif g.dtype != data.dtype:
-            g = be.xp.astype(g, data.dtype)
-        if tuple(g.shape) != tuple(data.shape):
-            g = be.xp.broadcast_to(g, data.shape)
-        return Tensor._from_array(g)
+
+def _run(fn, args, kwargs, positions, weights, has_aux, sens):
+    """Run ``fn`` on the tape and sweep once: ``(tape, leaf gradients)``."""
+    tape = _Tape(fn, args, kwargs, positions, weights, has_aux)
+    try:
+        leaf_grads = tape.sweep(sens)
+    finally:
+        tape.restore_weights()
+    return tape, leaf_grads
 
 
-def _refuse_higher_order(args, positions, weights):
-    """Refuse a transform nested in another that would differentiate the outer one's values.
+def _grad_for(leaf_grads, node, like):
+    """The gradient that reached ``node``: zeros if none did, in ``like``'s dtype and shape.
 
-    Backward rules compute on raw arrays, so the inner gradient would reach
-    the outer transform as a constant: its gradient would silently be zero.
+    Inside an outer transform it is a Tensor that stays on that transform's
+    tape (a function of its inputs); otherwise a plain Tensor.
     """
-    on_tape = [f"argument {p}" for p in positions if isinstance(args[p], Tensor) and args[p]._node is not None]
-    on_tape += [getattr(w, "name", None) or "a weight" for w in weights if w._node is not None]
-    if on_tape:
-        raise NotImplementedError(
-            "gradients of gradients are not supported by cellkit: this gradient transform runs inside "
-            f"another one and differentiates values that the outer one records ({', '.join(on_tape)})"
-        )
+    g = leaf_grads.get(id(node))
+    data = like._data
+    if isinstance(g, Tensor):  # the sweep recorded for an outer transform
+        m = _ag.rule_math()
+        g = m.astype(g, data.dtype)
+        if tuple(g.shape) != tuple(data.shape):
+            g = m.broadcast_to(g, tuple(data.shape))
+        return g
+    xp = _backend.current().xp
+    if g is None:
+        g = xp.zeros_like(data)
+    elif g.dtype != data.dtype:
+        g = xp.astype(g, data.dtype)
+    if tuple(g.shape) != tuple(data.shape):
+        g = xp.broadcast_to(g, data.shape)
+    return Tensor._from_array(g)
 
 
 def _split_aux(out, has_aux):
@@ -173,39 +212,90 @@ def _detach(value):
         return tuple(_detach(v) for v in value)
     if isinstance(value, list):
         return [_detach(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _detach(v) for k, v in value.items()}
     return value
 
 
+def _result(value):
+    """A transform's value as it leaves: kept on the tape inside an outer transform, detached otherwise."""
+    return value if _ag.tensor_mode() else _detach(value)
+
+
+def _flatten(value):
+    """The Tensors of a nested tuple/list/dict output, in order."""
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _flatten(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _flatten(v)]
+    return []
+
+
+def _flatten_sens(sens, output):
+    """``sens`` laid out like ``output`` (a Tensor per output Tensor)."""
+    if isinstance(output, Tensor):
+        return [sens]
+    if isinstance(output, (tuple, list)):
+        if not isinstance(sens, (tuple, list)) or len(sens) != len(output):
+            raise ValueError(f"sens must match the function's {len(output)} outputs, but got "
+                             f"{type(sens).__name__}{'' if not isinstance(sens, (tuple, list)) else f' of {len(sens)}'}")
+        return [s for o, sv in zip(output, sens) for s in _flatten_sens(sv, o)]
+    if isinstance(output, dict):
+        if not isinstance(sens, dict) or set(sens) != set(output):
+            raise ValueError(f"sens must be a dict with the output's keys {list(output)}, but got {sens!r}")
+        return [s for k in output for s in _flatten_sens(sens[k], output[k])]
+    return []
+
+
 def _seeds(output, sens):
-    """(node, gradient) pairs starting the sweep: ones, or the given sensitivity."""
-    outputs = output if isinstance(output, (tuple, list)) else (output,)
-    if sens is None:
-        senses = (None,) * len(outputs)
-    elif isinstance(sens, (tuple, list)) and isinstance(output, (tuple, list)):
-        senses = tuple(sens)
-    else:
-        senses = (sens,)
-    if len(senses) != len(outputs):
-        raise ValueError(f"sens has {len(senses)} entries but the function returned {len(outputs)} outputs")
+    """(node, gradient) pairs starting the sweep: ones, or the given sensitivity.
+
+    Inside an outer transform the seeds are Tensors (a given ``sens`` keeps
+    its own tape link, so the result is differentiable in it too).
+    """
+    outputs = _flatten(output)
+    senses = [None] * len(outputs) if sens is None else _flatten_sens(sens, output)
+    tensors = _ag.tensor_mode()
     xp = _backend.current().xp
     seeds = []
     for o, s in zip(outputs, senses):
-        if not isinstance(o, Tensor) or o._node is None:
+        if o._node is None:
             continue
         if s is None:
             g = xp.ones_like(o._data)
+            seeds.append((o._node, Tensor._from_array(g) if tensors else g))
+            continue
+        s = s if isinstance(s, Tensor) else Tensor(s)
+        if tuple(s.shape) != tuple(o.shape):
+            raise ValueError(f"sens must have the output's shape {o.shape}, but got {s.shape}")
+        if tensors:
+            seeds.append((o._node, _ag.rule_math().astype(s, o._data.dtype)))
         else:
-            s = s if isinstance(s, Tensor) else Tensor(s)
-            if tuple(s.shape) != tuple(o.shape):
-                raise ValueError(f"sens must have the output's shape {o.shape}, but got {s.shape}")
-            g = s._data if s._data.dtype == o._data.dtype else xp.astype(s._data, o._data.dtype)
-        seeds.append((o._node, g))
+            seeds.append((o._node, s._data if s._data.dtype == o._data.dtype else xp.astype(s._data, o._data.dtype)))
     return seeds
 
 
 def _check_callable(fn):
     if not callable(fn):
         raise TypeError(f"fn must be callable (a function or a Cell), but got {type(fn).__name__}")
+
+
+def _arrange(tape, leaf_grads, positions, single, with_weights, single_weight, return_ids, grad_position):
+    inputs = tape.input_grads(leaf_grads)
+    if return_ids:
+        inputs = tuple(zip(positions, inputs))
+    input_part = inputs[0] if single else inputs
+    if not with_weights:
+        return input_part
+    weights = tape.weight_grads(leaf_grads)
+    if return_ids:
+        weights = tuple((getattr(w, "name", i), g) for i, (w, g) in enumerate(zip(tape.weights, weights)))
+    weight_part = weights[0] if single_weight else weights
+    if grad_position is None:
+        return weight_part
+    return input_part, weight_part
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
@@ -224,7 +314,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
         ``fn`` returns ``(output, aux, ...)``; only ``output`` is differentiated
         and the auxiliary values are returned beside the gradients.
     return_ids : bool
-        Pair each gradient with its position (or its weight's name).
+        Pair each gradient with its position (or its weight's name); see :func:`get_grad`.
 
     Returns
     -------
@@ -232,6 +322,10 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
         Returns the input gradients (a Tensor for an int ``grad_position``, a
         tuple for a tuple), the weight gradients, or ``(inputs, weights)``
         when both are asked for; ``(gradients, aux)`` with ``has_aux``.
+
+    >>> import cellkit as ms
+    >>> print(ms.grad(lambda x: (x * x).sum())(ms.Tensor([1.0, -2.0])))
+    [ 2. -4.]
     """
     _check_callable(fn)
     if grad_position is None and weights is None:
@@ -240,10 +334,11 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
 
     def grad_fn(*args, **kwargs):
         positions, single = _positions(grad_position, len(args))
-        run = _Run(fn, args, kwargs, positions, weight_list, has_aux, None)
-        result = _arrange(run, positions, single, weights is not None, single_weight, return_ids, grad_position)
+        tape, leaf_grads = _run(fn, args, kwargs, positions, weight_list, has_aux, None)
+        result = _arrange(tape, leaf_grads, positions, single, weights is not None, single_weight, return_ids,
+                          grad_position)
         if has_aux:
-            return result, run.aux
+            return result, tape.aux
         return result
 
     grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
@@ -254,6 +349,11 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     """Like :func:`grad`, but the new function returns ``(value, gradients)``.
 
     With ``has_aux`` the value is the whole tuple ``(output, aux, ...)``.
+
+    >>> import cellkit as ms
+    >>> value, g = ms.value_and_grad(lambda x: (x * x).sum())(ms.Tensor([3.0]))
+    >>> print(value, g)
+    9.0 [6.]
     """
     _check_callable(fn)
     if grad_position is None and weights is None:
@@ -262,31 +362,91 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
 
     def value_and_grad_fn(*args, **kwargs):
         positions, single = _positions(grad_position, len(args))
-        run = _Run(fn, args, kwargs, positions, weight_list, has_aux, None)
-        grads = _arrange(run, positions, single, weights is not None, single_weight, return_ids, grad_position)
-        value = _detach(run.output)
+        tape, leaf_grads = _run(fn, args, kwargs, positions, weight_list, has_aux, None)
+        grads = _arrange(tape, leaf_grads, positions, single, weights is not None, single_weight, return_ids,
+                         grad_position)
+        value = _result(tape.output)
         if has_aux:
-            value = (value,) + run.aux
+            value = (value,) + tape.aux
         return value, grads
 
     value_and_grad_fn.__name__ = f"value_and_grad_{getattr(fn, '__name__', type(fn).__name__)}"
     return value_and_grad_fn
 
 
-def _arrange(run, positions, single, with_weights, single_weight, return_ids, grad_position):
-    inputs = run.input_grads()
-    if return_ids:
-        inputs = tuple(zip(positions, inputs))
-    input_part = inputs[0] if single else inputs
-    if not with_weights:
-        return input_part
-    weights = run.weight_grads()
-    if return_ids:
-        weights = tuple((getattr(w, "name", i), g) for i, (w, g) in enumerate(zip(run.weights, weights)))
-    weight_part = weights[0] if single_weight else weights
-    if grad_position is None:
-        return weight_part
-    return input_part, weight_part
+def get_grad(gradients, identifier):
+    """Pick one gradient out of what ``grad(..., return_ids=True)`` returned.
+
+    ``identifier`` is an input position (an int) or a Parameter (matched by
+    its name).  Raises ``RuntimeError`` when no gradient carries it.
+
+    >>> import cellkit as ms
+    >>> f = lambda x, y: (x * y).sum()
+    >>> gs = ms.grad(f, grad_position=(0, 1), return_ids=True)(ms.Tensor([2.0]), ms.Tensor([5.0]))
+    >>> print(ms.get_grad(gs, 1))
+    [2.]
+    """
+    if isinstance(identifier, Tensor):
+        key = getattr(identifier, "name", None)
+        if key is None:
+            raise TypeError("get_grad: a Tensor identifier must be a Parameter (it is matched by name)")
+    elif isinstance(identifier, int) and not isinstance(identifier, bool):
+        key = identifier
+    else:
+        raise TypeError(f"get_grad: 'identifier' must be an int position or a Parameter, "
+                        f"but got {type(identifier).__name__}")
+    found = _find_id(gradients, key)
+    if found is None:
+        raise RuntimeError(f"get_grad: no gradient with identifier {key!r} in the given gradients "
+                           "(were they computed with return_ids=True?)")
+    return found
+
+
+def _find_id(value, key):
+    if isinstance(value, tuple):
+        if len(value) == 2 and isinstance(value[1], Tensor) and not isinstance(value[0], Tensor):
+            return value[1] if value[0] == key and type(value[0]) is type(key) else None
+        for item in value:
+            found = _find_id(item, key)
+            if found is not None:
+                return found
+    return None
+
+
+def vjp(fn, *inputs, weights=None, has_aux=False):
+    """Run ``fn`` once and return its value with a function that pulls cotangents back.
+
+    Returns ``(output, vjp_fn)`` (``(output, vjp_fn, aux)`` with ``has_aux``).
+    ``vjp_fn(v)`` -- ``v`` shaped like the output -- returns the gradients of
+    ``sum(output * v)`` with respect to each input (a tuple), and with
+    ``weights`` also those of the weights: ``(input_grads, weight_grads)``.
+    It may be called any number of times: the tape is kept for it.
+
+    >>> import cellkit as ms
+    >>> out, pull = ms.vjp(lambda x: x * x, ms.Tensor([1.0, 2.0]))
+    >>> print(pull(ms.Tensor([1.0, 10.0])))
+    (Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00e+01]),)
+    """
+    _check_callable(fn)
+    weight_list, _ = _as_weight_list(weights)
+    for i, value in enumerate(inputs):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"vjp: every input must be a Tensor, but input {i} is {type(value).__name__}")
+    tape = _Tape(fn, inputs, {}, tuple(range(len(inputs))), weight_list, has_aux)
+    tape.restore_weights()
+
+    def vjp_fn(*cotangent):
+        v = cotangent[0] if len(cotangent) == 1 else cotangent
+        leaf_grads = tape.sweep(v, retain=True)
+        input_grads = tape.input_grads(leaf_grads)
+        if weights is None:
+            return input_grads
+        return input_grads, tape.weight_grads(leaf_grads)
+
+    output = _result(tape.output)
+    if has_aux:
+        return output, vjp_fn, tape.aux
+    return output, vjp_fn
 
 
 class GradOperation:
@@ -337,10 +497,10 @@ class GradOperation:
                 positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
             else:
                 positions = (0,) if args and isinstance(args[0], Tensor) else ()
-            run = _Run(fn, args, kwargs, positions, weight_list, False, sens)
-            inputs = run.input_grads()
+            tape, leaf_grads = _run(fn, args, kwargs, positions, weight_list, False, sens)
+            inputs = tape.input_grads(leaf_grads)
             if self.get_by_list:
-                weights_part = run.weight_grads()
+                weights_part = tape.weight_grads(leaf_grads)
                 return (inputs, weights_part) if self.get_all else weights_part
             if self.get_all:
                 return inputs

@@ -121,7 +121,7 @@ def _build():
     add(Parameter.set_data, "set_data", False, "function", "parameter")
     # ``Tensor(x, dtype)`` in construct: recorded when ``x`` depends on the inputs (else a constant).
     found[Tensor.__init__.__code__] = OpInfo("Tensor", Tensor, False, "constructor")
-    _transform_codes = frozenset({transforms._Run.__init__.__code__})
+    _transform_codes = frozenset({transforms._Tape.__init__.__code__})
     _table = found
     return found
 

@@ -177,21 +177,21 @@ class HookMixin:
     def _gate_inputs(self, args, gate_state):
         observers = self._observers
 
-        def on_backward(grad_input):
-            host_grads = tuple(None if g is None else Tensor._from_array(g) for g in grad_input)
+        def on_backward(grad_input, m):
+            grads = tuple(None if g is None else m.as_tensor(g) for g in grad_input)
             grad_output = gate_state["grad_output"] or ()
             if observers:
                 _obs.emit(observers, "backward", self,
-                          {"call": gate_state["call"], "grad_input": host_grads, "grad_output": grad_output})
+                          {"call": gate_state["call"], "grad_input": grads, "grad_output": grad_output})
             for hook in list(self._backward_hooks.values()):
                 if observers:
                     result = _obs.call_hook(observers, self, gate_state["call"], "backward", hook,
-                                            (self, host_grads, grad_output))
+                                            (self, grads, grad_output))
                 else:
-                    result = hook(self, host_grads, grad_output)
+                    result = hook(self, grads, grad_output)
                 if result is not None:
-                    host_grads = _check_replacement(result, host_grads, "backward hook", "grad_input")
-            return tuple(None if g is None else g._data for g in host_grads)
+                    grads = _check_replacement(result, grads, "backward hook", "grad_input")
+            return tuple(None if g is None else m.as_value(g) for g in grads)
 
         gate = TapeGate(args, on_backward, "CellInputsHook")
         return gate.outputs
@@ -201,17 +201,17 @@ class HookMixin:
         outputs = _as_tuple(output)
         observers = self._observers
 
-        def on_backward(grad_output):
+        def on_backward(grad_output, m):
             if observers and not (self._backward_pre_hooks or self._backward_hooks):
                 # Only watched: report the gradients as they are and change nothing.
-                grads = tuple(None if g is None or not isinstance(o, Tensor) else Tensor._from_array(g)
+                grads = tuple(None if g is None or not isinstance(o, Tensor) else m.as_tensor(g)
                               for o, g in zip(outputs, grad_output))
                 gate_state["grad_output"] = grads
                 _obs.emit(observers, "backward_pre", self, {"call": gate_state["call"], "grad_output": grads})
                 return None
-            xp = _backend.current().xp
             grads = tuple(
-                Tensor._from_array(xp.zeros_like(o._data) if g is None else g) if isinstance(o, Tensor) else None
+                (Tensor._from_array(_backend.current().xp.zeros_like(o._data)) if g is None else m.as_tensor(g))
+                if isinstance(o, Tensor) else None
                 for o, g in zip(outputs, grad_output)
             )
             if observers:
@@ -224,7 +224,7 @@ class HookMixin:
                 if result is not None:
                     grads = _check_replacement(result, grads, "backward pre-hook", "grad_output")
             gate_state["grad_output"] = grads
-            return tuple(None if g is None else g._data for g in grads)
+            return tuple(None if g is None else m.as_value(g) for g in grads)
 
         gate = TapeGate(outputs, on_backward, "CellOutputsHook")
         return gate.outputs[0] if single else gate.outputs
@@ -238,49 +238,62 @@ class HookMixin:
         tensor_inputs = [a for a in args if isinstance(a, Tensor)]
         if not any(t._node is not None for t in tensor_inputs) or not isinstance(output, Tensor):
             return output
-        out_plain = Tensor._from_array(output._data)
+        saved = tuple(t._data for t in tensor_inputs) + (output._data,)
+        sources = tuple(range(len(tensor_inputs))) + (_ag.OUTPUT,)
+        return _ag.record(output._data, "CustomBprop", _bprop_rule, tensor_inputs, saved, sources, (self, plain))
 
-        def backward(g):
+
+def _bprop_rule(m, node, g):
+    """Call the Cell's ``bprop(*inputs, out, dout)``; fit each gradient to its input (as MindSpore does).
+
+    On arrays the bprop runs unrecorded, as in a first-order sweep; when the
+    sweep records for an outer transform it runs recorded, on Tensors linked
+    to the inputs, so its own computation can be differentiated again.
+    """
+    cell, plain = node.info
+    values = node.unpack(m)
+    tensors = iter(values[:-1])
+    inputs = tuple(m.as_tensor(next(tensors)) if isinstance(a, Tensor) else a for a in plain)
+    out, dout = m.as_tensor(values[-1]), m.as_tensor(g)
+    with _ag.inside_bprop(cell):
+        if m.tensors:
+            grads = cell.bprop(*inputs, out, dout)
+        else:
             with _ag.no_recording():
-                grads = self.bprop(*plain, out_plain, Tensor._from_array(g))
-            grads = _as_tuple(grads)
-            if len(grads) != len(args):
-                raise ValueError(
-                    f"{type(self).__name__}.bprop must return one gradient per input ({len(args)}), "
-                    f"but returned {len(grads)}"
-                )
-            result = []
-            for arg, grad in zip(args, grads):
-                if isinstance(arg, Tensor):
-                    result.append(_fit_gradient(grad, arg))
-            return tuple(result)
-
-        return _ag.attach(output._data, "CustomBprop", backward, *tensor_inputs)
+                grads = cell.bprop(*inputs, out, dout)
+    grads = _as_tuple(grads)
+    if len(grads) != len(plain):
+        raise ValueError(
+            f"{type(cell).__name__}.bprop must return one gradient per input ({len(plain)}), "
+            f"but returned {len(grads)}"
+        )
+    return tuple(_fit_gradient(m, grad, arg) for arg, grad in zip(plain, grads) if isinstance(arg, Tensor))
 
 
 def _no_call_id():
     return None
 
 
-def _fit_gradient(grad, like):
-    """A bprop gradient summed/cast to the input's shape and dtype (MindSpore does the same)."""
+def _fit_gradient(m, grad, like):
+    """A bprop gradient summed/broadcast to the input's shape and cast to its dtype (MindSpore does the same)."""
     if grad is None:
         return None
-    xp = _backend.current().xp
-    data = grad._data if isinstance(grad, Tensor) else Tensor(grad)._data
-    if tuple(data.shape) != tuple(like.shape):
-        if data.ndim >= like.ndim:
-            data = _ag.unbroadcast(data, like.shape)  # sum away broadcast axes
-        if tuple(data.shape) != tuple(like.shape):
+    value = m.as_value(grad if isinstance(grad, Tensor) else Tensor(grad))
+    shape = tuple(like.shape)
+    if tuple(value.shape) != shape:
+        if len(value.shape) >= len(shape):
             try:
-                data = xp.broadcast_to(data, like.shape)
+                value = m.sum_to(value, shape)  # sum away broadcast axes
+            except (ValueError, TypeError, IndexError):
+                pass
+        if tuple(value.shape) != shape:
+            try:
+                value = m.broadcast_to(value, shape)
             except (ValueError, RuntimeError):
                 raise ValueError(
-                    f"a custom bprop returned a gradient of shape {tuple(grad.shape)} for an input of shape {like.shape}"
+                    f"a custom bprop returned a gradient of shape {tuple(grad.shape)} for an input of shape {shape}"
                 ) from None
-    if data.dtype != like._data.dtype:
-        data = xp.astype(data, like._data.dtype)
-    return data
+    return m.astype(value, like._data.dtype)
 
 
 def _check_replacement(result, current, who, what):

@@ -1,4 +1,4 @@
-"""Hook handles, and the tape gates that let backward hooks see a Cell's gradients.
+"""The tape gates that let backward hooks see a Cell's gradients (hook handles live in ``hook_handles``).
 
 Forward hooks are plain Python calls around ``construct``.  Backward hooks
 need the gradients flowing *into* a Cell's outputs and *out of* its inputs,
@@ -10,88 +10,17 @@ reaches every select node before the joint, so when the joint runs it holds
 the gradients of the whole group at once -- the tuple a hook expects -- and
 may pass back replacements.
 
->>> registry = HookRegistry()
->>> handle = RemovableHandle(registry)
->>> registry[handle.id] = print
->>> handle.remove()
->>> len(registry)
-0
+When the sweep records for an outer transform (a gradient of a gradient),
+the gradients a gate sees are Tensors on that outer tape, and so are the
+replacements a hook returns: they stay differentiable.
 """
 from __future__ import annotations
 
-import itertools
-import weakref
-from collections import OrderedDict
-
 from .. import autograd as _ag
+from ..hook_handles import HookRegistry, RemovableHandle, check_hook  # noqa: F401  (re-exported for the Cell)
 from ..tensor import Tensor
 
 __all__ = ["RemovableHandle", "HookRegistry", "TapeGate", "check_hook"]
-
-_next_id = itertools.count()
-
-
-class HookRegistry(OrderedDict):
-    """Hooks by handle id, in registration order (weak-referenceable, unlike a plain dict)."""
-
-
-class RemovableHandle:
-    """A handle that removes a hook from the registry it was added to.
-
-    Holds only a weak reference to the registry, so a handle kept by the
-    user never keeps a deleted Cell alive.  Usable as a context manager:
-    the hook is removed when the ``with`` block ends.
-    """
-
-    __slots__ = ("id", "_registry_ref", "_on_remove")
-
-    def __init__(self, registry, on_remove=None):
-        self.id = next(_next_id)
-        self._registry_ref = weakref.ref(registry)
-        self._on_remove = _weak_callable(on_remove)
-
-    def remove(self):
-        """Remove the hook; calling it twice is harmless."""
-        registry = self._registry_ref()
-        if registry is not None and self.id in registry:
-            del registry[self.id]
-            callback = self._on_remove() if self._on_remove is not None else None
-            if callback is not None:
-                callback()
-        self._on_remove = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-        return False
-
-    def __repr__(self):
-        return f"<RemovableHandle id={self.id}>"
-
-
-def _weak_callable(fn):
-    """A zero-argument function giving back ``fn``; a bound method is held weakly.
-
-    The handle's callback is the Cell's ``_refresh_call_path``: a strong
-    reference to it would keep the Cell alive as long as the user keeps the
-    handle.  Returns None when there is no callback.
-    """
-    if fn is None:
-        return None
-    if hasattr(fn, "__self__"):
-        return weakref.WeakMethod(fn)  # calling it gives None once the Cell is gone
-    return lambda: fn
-
-
-def check_hook(hook, method):
-    """Raise TypeError unless ``hook`` can be called (functions and callable objects)."""
-    if not callable(hook):
-        raise TypeError(
-            f"For '{method}', the hook function must be callable (a function or an object with "
-            f"__call__), but got {type(hook).__name__}"
-        )
 
 
 class _SlotGrads:
@@ -117,10 +46,11 @@ class TapeGate:
     tensors : sequence
         The group (non-Tensors and tensors off the tape pass through untouched).
     on_backward : callable
-        ``on_backward(grads) -> grads or None`` is called once per backward
+        ``on_backward(grads, m) -> grads or None`` is called once per backward
         sweep with a tuple holding each member's gradient (``None`` for a
-        member that received none, or is off the tape); returning a tuple
-        replaces the gradients passed further back.
+        member that received none, or is off the tape) and the sweep's math
+        namespace ``m`` (arrays, or Tensors for a higher order); returning a
+        tuple replaces the gradients passed further back.
     label : str
         The joint node's op name (shown by displays).
 
@@ -132,7 +62,7 @@ class TapeGate:
         tensors = tuple(tensors)
         self.on_backward = on_backward
         parents = tuple(t._node if isinstance(t, Tensor) else None for t in tensors)
-        self.joint = _ag.Node(label, self._backward, parents)
+        self.joint = _ag.Node(label, _joint_rule, parents, info=self)
         self.outputs = tuple(
             self._select(t, slot) if parent is not None else t
             for slot, (t, parent) in enumerate(zip(tensors, parents))
@@ -141,10 +71,18 @@ class TapeGate:
 
     def _select(self, tensor, slot):
         out = Tensor._from_array(tensor._data)
-        out._node = _ag.Node(self.joint.op + "Select", lambda g: (_SlotGrads({slot: g}),), (self.joint,))
+        out._node = _ag.Node(self.joint.op + "Select", _select_rule, (self.joint,), info=slot)
         return out
 
-    def _backward(self, slot_grads):
-        grads = tuple(slot_grads.grads.get(i) for i in range(self.size))
-        replaced = self.on_backward(grads)
-        return grads if replaced is None else replaced
+
+def _select_rule(m, node, g):
+    """A member's gradient, labelled with its slot for the joint."""
+    return (_SlotGrads({node.info: g}),)
+
+
+def _joint_rule(m, node, slot_grads):
+    """All members' gradients at once: the gate's callback may replace them."""
+    gate = node.info
+    grads = tuple(slot_grads.grads.get(i) for i in range(gate.size))
+    replaced = gate.on_backward(grads, m)
+    return grads if replaced is None else replaced

@@ -1,7 +1,7 @@
 """Functional ops and Primitive classes, MindSpore's ``mindspore.ops``.
 
 Every op computes on the current backend's arrays and, while a gradient
-transform records, attaches its backward rule.  Import as in MindSpore::
+transform records, records its backward rule (the op pattern: ``ops/_core.py``).  Import as in MindSpore::
 
     from cellkit import ops
     ops.add(x, y)
@@ -31,3 +31,6 @@ from .shape import *  # noqa: F401,F403
 # Last on purpose: importing the submodule ``ops/norm.py`` (BatchNorm, LayerNorm ...) bound the
 # name ``norm`` to that module; MindSpore's ``ops.norm`` is the function.
 from .norms import norm  # noqa: F401,E402
+
+from . import _rule_math  # noqa: E402
+_rule_math._install()  # the tape's backward rules now have their array and Tensor namespaces

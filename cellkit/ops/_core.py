@@ -1,17 +1,33 @@
-"""Shared plumbing for the ops: turning arguments into arrays, promotion, gradients.
+"""Shared plumbing for the ops: turning arguments into arrays, promotion, recording.
 
-Every op follows one pattern::
+Every differentiable op follows one pattern: a forward on raw arrays, what
+it saves for backward, and a backward rule written once in the rule
+namespace ``m`` (see :mod:`cellkit.ops._rule_math`)::
 
     def exp(input):
         x = tensor_arg(input, "input", "exp")
-        out = xp().exp(x._data)
-        if not needs_grad(x):                 # the usual case: no transform running
+        out = xp().exp(float_array(x, "exp"))
+        if _ag._depth == 0 or x._node is None:    # the usual case: nothing records
             return wrap(out)
-        return attach(out, "Exp", lambda g: (g * out,), x)
+        return record(out, "Exp", _exp_rule, (x,), saved=(out,), sources=(OUTPUT,))
 
-The forward computes on raw arrays of the current backend; the backward
-closure (the op's vector-Jacobian product) is only built while a gradient
-transform records.
+    def _exp_rule(m, node, g):
+        (out,) = node.unpack(m)                   # arrays, or Tensors linked to the tape
+        return (g * out,)                         # one gradient per input
+
+- The forward computes on the current backend's arrays; outside a gradient
+  transform it records nothing (one check, then ``wrap``).
+- ``saved`` holds every array the rule needs and ``sources`` says where each
+  came from: an input's index, :data:`OUTPUT`, or ``None`` for a constant
+  whose derivative is zero (a mask, indices).  Nothing else may hold arrays
+  for backward: memory accounting counts ``saved`` and offload moves it.
+- ``info`` holds what is not an array (shapes, axes, dtypes).
+- The rule uses only operators and ``m``'s functions, so the same text runs
+  on arrays (fast) and on Tensors (recorded, for a gradient of a gradient).
+- A *fused* op whose rule leans on intermediate arrays (batch norm, the
+  losses, GELU) writes its forward in ``m`` too and, when
+  ``_ag.higher_order(...)`` says a second derivative may be taken, runs that
+  forward on Tensors instead: it is then recorded as its simpler ops.
 """
 from __future__ import annotations
 
@@ -21,7 +37,7 @@ import numpy as np
 
 from .. import backend as _backend
 from .. import dtype as _dt
-from ..autograd import attach, needs_grad, unbroadcast  # noqa: F401  (re-exported for op modules)
+from ..autograd import OUTPUT, needs_grad, record, unbroadcast  # noqa: F401  (re-exported for op modules)
 from ..tensor import Tensor
 
 wrap = Tensor._from_array

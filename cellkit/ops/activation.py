@@ -1,8 +1,8 @@
 """Activation functions (ReLU, GELU, softmax ...) with their gradients.
 
 Each function takes a Tensor (or a number / list), computes on the current
-backend's arrays and, only while a gradient transform records, attaches the
-derivative it needs.  Integer inputs are computed as Float32, except for
+backend's arrays and, only while a gradient transform records, records its
+backward rule (see ``_core`` for the op pattern).  Integer inputs are computed as Float32, except for
 :func:`relu`, which keeps integers as integers (as MindSpore does).
 
 The array API has no ``erf``, which the exact GELU needs, so this module
@@ -27,7 +27,8 @@ from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
 from ..tensor import Tensor
-from ._core import attach, float_array, normalize_axis, tensor_arg, wrap, xp
+from ..autograd import OUTPUT
+from ._core import float_array, normalize_axis, record, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
 
 __all__ = [
@@ -44,11 +45,18 @@ def _float_input(input, op):
     return t, float_array(t, op)
 
 
-def _finish(t, out, name, backward):
-    """Wrap ``out``; record ``backward(g) -> grad`` only if ``t`` is on a running tape."""
+_INPUT, _OUT = (0,), (OUTPUT,)
+
+
+def _finish(t, out, name, rule, saved, sources=_INPUT, info=None):
+    """Wrap ``out``; record the op only if ``t`` is on a running tape."""
     if _ag._depth == 0 or t._node is None:
         return wrap(out)
-    return attach(out, name, lambda g: (backward(g),), t)
+    return record(out, name, rule, (t,), saved, sources, info)
+
+
+def _input_of(m, node):
+    return node.unpack(m)[0]
 
 
 def _mask(condition, like):
@@ -93,7 +101,7 @@ def relu(input, inplace=False):
     if _ag._depth == 0 or t._node is None:
         result = wrap(out)
     else:
-        result = attach(out, "ReLU", lambda g: (g * _mask(a > 0, g),), t)
+        result = record(out, "ReLU", _relu_rule, (t,), (a,), _INPUT)
     if inplace:
         if not isinstance(input, Tensor):
             raise TypeError(f"For 'relu', 'input' must be a Tensor when inplace=True, but got {type(input).__name__}")
@@ -101,6 +109,11 @@ def relu(input, inplace=False):
         input._node = result._node
         return input
     return result
+
+
+def _relu_rule(m, node, g):
+    """1 where the input was positive, 0 elsewhere (at 0 too)."""
+    return (g * m.mask(_input_of(m, node) > 0, g),)
 
 
 def relu6(x):
@@ -113,7 +126,12 @@ def relu6(x):
     t, a = _float_input(x, "relu6")
     xs = xp()
     out = xs.clip(a, 0.0, 6.0)
-    return _finish(t, out, "ReLU6", lambda g: g * _mask((a > 0) & (a <= 6), g))
+    return _finish(t, out, "ReLU6", _relu6_rule, (a,))
+
+
+def _relu6_rule(m, node, g):
+    a = _input_of(m, node)
+    return (g * m.mask((a > 0) & (a <= 6), g),)
 
 
 def leaky_relu(input, alpha=0.2):
@@ -129,7 +147,12 @@ def leaky_relu(input, alpha=0.2):
     t, a = _float_input(input, "leaky_relu")
     xs = xp()
     out = a * (_mask(a >= 0, a) * (1 - alpha) + alpha)  # a factor of 1 or alpha: exact, inf-safe
-    return _finish(t, out, "LeakyReLU", lambda g: g * (_mask(a > 0, g) * (1 - alpha) + alpha))
+    return _finish(t, out, "LeakyReLU", _leaky_relu_rule, (a,), info=alpha)
+
+
+def _leaky_relu_rule(m, node, g):
+    alpha = node.info
+    return (g * (m.mask(_input_of(m, node) > 0, g) * (1 - alpha) + alpha),)
 
 
 def elu(input_x, alpha=1.0):
@@ -147,12 +170,14 @@ def elu(input_x, alpha=1.0):
     xs = xp()
     negative = xs.minimum(a, 0.0)  # no overflow in expm1 for large x
     out = xs.maximum(a, 0.0) + xs.expm1(negative) * alpha  # one of the two terms is exactly 0
+    return _finish(t, out, "Elu", _elu_rule, (a,), info=alpha)
 
-    def backward(g):
-        positive = _mask(a > 0, g)
-        return g * (positive + (1 - positive) * (xs.exp(negative) * alpha))
 
-    return _finish(t, out, "Elu", backward)
+def _elu_rule(m, node, g):
+    """1 for x > 0, ``alpha * exp(x)`` elsewhere (exp of min(x, 0): no overflow)."""
+    a = _input_of(m, node)
+    positive = m.mask(a > 0, g)
+    return (g * (positive + (1 - positive) * (m.exp(m.minimum(a, 0.0)) * node.info)),)
 
 
 # -- sigmoid-shaped functions -----------------------------------------------------
@@ -184,7 +209,13 @@ def sigmoid(input):
     """
     t, a = _float_input(input, "sigmoid")
     out = _sigmoid_array(a)
-    return _finish(t, out, "Sigmoid", lambda g: g * out * (1 - out))
+    return _finish(t, out, "Sigmoid", _sigmoid_rule, (out,), _OUT)
+
+
+def _sigmoid_rule(m, node, g):
+    """s' = s (1 - s), from the saved output."""
+    out = node.unpack(m)[0]
+    return (g * out * (1 - out),)
 
 
 def tanh(input):
@@ -196,7 +227,12 @@ def tanh(input):
     """
     t, a = _float_input(input, "tanh")
     out = xp().tanh(a)
-    return _finish(t, out, "Tanh", lambda g: g * (1 - out * out))
+    return _finish(t, out, "Tanh", _tanh_rule, (out,), _OUT)
+
+
+def _tanh_rule(m, node, g):
+    out = node.unpack(m)[0]
+    return (g * (1 - out * out),)
 
 
 def silu(input):
@@ -207,9 +243,15 @@ def silu(input):
     [0.]
     """
     t, a = _float_input(input, "silu")
-    s = _sigmoid_array(a)
-    out = a * s
-    return _finish(t, out, "SiLU", lambda g: g * (s * (1 + a * (1 - s))))
+    out = a * _sigmoid_array(a)
+    return _finish(t, out, "SiLU", _silu_rule, (a,))
+
+
+def _silu_rule(m, node, g):
+    """(x s(x))' = s (1 + x (1 - s))."""
+    a = _input_of(m, node)
+    s = m.sigmoid(a)
+    return (g * (s * (1 + a * (1 - s))),)
 
 
 def softplus(input, beta=1, threshold=20):
@@ -228,8 +270,13 @@ def softplus(input, beta=1, threshold=20):
     scaled = a * beta
     linear = scaled > threshold
     out = xs.where(linear, a, _softplus_array(scaled) / beta)
-    return _finish(t, out, "Softplus",
-                   lambda g: xs.where(linear, g, g * _sigmoid_array(scaled)))
+    return _finish(t, out, "Softplus", _softplus_rule, (a, linear), (0, None), beta)
+
+
+def _softplus_rule(m, node, g):
+    """sigmoid(beta x) on the smooth part, 1 on the linear part."""
+    a, linear = node.unpack(m)
+    return (m.where(linear, g, g * m.sigmoid(a * node.info)),)
 
 
 def hardsigmoid(input):
@@ -242,7 +289,12 @@ def hardsigmoid(input):
     t, a = _float_input(input, "hardsigmoid")
     xs = xp()
     out = xs.clip(a + 3, 0.0, 6.0) / 6
-    return _finish(t, out, "HSigmoid", lambda g: g * (_mask((a > -3) & (a < 3), g) / 6))
+    return _finish(t, out, "HSigmoid", _hardsigmoid_rule, (a,))
+
+
+def _hardsigmoid_rule(m, node, g):
+    a = _input_of(m, node)
+    return (g * (m.mask((a > -3) & (a < 3), g) / 6),)
 
 
 def hardswish(input):
@@ -255,13 +307,15 @@ def hardswish(input):
     t, a = _float_input(input, "hardswish")
     xs = xp()
     out = a * xs.clip(a + 3, 0.0, 6.0) / 6
+    return _finish(t, out, "HSwish", _hardswish_rule, (a,))
 
-    def backward(g):
-        middle = _mask((a >= -3) & (a <= 3), g)
-        slope = middle * ((2 * xs.clip(a, -3.0, 3.0) + 3) / 6) + _mask(a > 3, g)
-        return g * slope
 
-    return _finish(t, out, "HSwish", backward)
+def _hardswish_rule(m, node, g):
+    """``(2x + 3) / 6`` on [-3, 3], 1 above, 0 below."""
+    a = _input_of(m, node)
+    middle = m.mask((a >= -3) & (a <= 3), g)
+    slope = middle * ((2 * m.minimum(m.maximum(a, -3.0), 3.0) + 3) / 6) + m.mask(a > 3, g)
+    return (g * slope,)
 
 
 def mish(x):
@@ -272,10 +326,15 @@ def mish(x):
     [0.]
     """
     t, a = _float_input(x, "mish")
-    xs = xp()
-    th = xs.tanh(_softplus_array(a))
-    out = a * th
-    return _finish(t, out, "Mish", lambda g: g * (th + a * (1 - th * th) * _sigmoid_array(a)))
+    out = a * xp().tanh(_softplus_array(a))
+    return _finish(t, out, "Mish", _mish_rule, (a,))
+
+
+def _mish_rule(m, node, g):
+    """(x tanh(sp(x)))' = tanh(sp) + x (1 - tanh(sp)^2) sigmoid(x)."""
+    a = _input_of(m, node)
+    th = m.tanh(m.softplus(a))
+    return (g * (th + a * (1 - th * th) * m.sigmoid(a)),)
 
 
 # -- GELU and its erf -------------------------------------------------------------
@@ -467,6 +526,8 @@ def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise ValueError(f"For 'gelu', 'approximate' must be 'none' or 'tanh', but got {approximate!r}")
     t, a = _float_input(input, "gelu")
+    if _ag.higher_order(t):
+        return _gelu_composite(t, approximate)
     xs = xp()
     a, original = _compute_dtype(a)
     want_slope = _ag._depth > 0 and t._node is not None
@@ -476,14 +537,34 @@ def gelu(input, approximate="none"):
     if not want_slope:
         return wrap(out)
     # The slope is computed now and kept alone: one saved array instead of the input and
-    # its CDF, and no scratch arrays later in backward, when memory is at its peak.
+    # its CDF, and no scratch arrays later in backward, when memory is at its peak.  It is
+    # a constant for the rule, which is why a second derivative takes _gelu_composite.
     if original is not None:
         d = xs.astype(d, original)
+    return record(out, "GeLU", _gelu_rule, (t,), (d,), (None,))
 
-    def backward(g):
-        return g * d
 
-    return attach(out, "GeLU", lambda g: (backward(g),), t)
+def _gelu_rule(m, node, g):
+    (slope,) = node.unpack(m)
+    return (g * slope,)
+
+
+def _gelu_composite(t, approximate):
+    """GELU as simpler recorded ops, for a gradient of a gradient (the fused slope is a constant)."""
+    if approximate == "none":
+        return t * _normal_cdf_op(t)
+    return t * sigmoid((t + _GELU_CUBIC * t * t * t) * (2 * _SQRT_2_OVER_PI))
+
+
+def _normal_cdf_op(input):
+    """The standard normal CDF as an op (its derivative is the normal density)."""
+    t, a = _float_input(input, "normal_cdf")
+    return _finish(t, _normal_cdf(a), "NormalCDF", _normal_cdf_rule, (a,))
+
+
+def _normal_cdf_rule(m, node, g):
+    a = _input_of(m, node)
+    return (g * (m.exp(a * a * -0.5) * _INV_SQRT_2PI),)
 
 
 def fast_gelu(x):
@@ -494,9 +575,14 @@ def fast_gelu(x):
     [0.]
     """
     t, a = _float_input(x, "fast_gelu")
-    s = _sigmoid_array(a * 1.702)
-    out = a * s
-    return _finish(t, out, "FastGeLU", lambda g: g * (s + a * 1.702 * s * (1 - s)))
+    out = a * _sigmoid_array(a * 1.702)
+    return _finish(t, out, "FastGeLU", _fast_gelu_rule, (a,))
+
+
+def _fast_gelu_rule(m, node, g):
+    a = _input_of(m, node)
+    s = m.sigmoid(a * 1.702)
+    return (g * (s + a * 1.702 * s * (1 - s)),)
 
 
 # -- softmax ------------------------------------------------------------------------
@@ -541,19 +627,22 @@ def _softmax(input, axes_arg, op, log, dtype=None, name="input"):
         out = xs.reshape(out, ())
     if _ag._depth == 0 or t._node is None:
         return wrap(out)
-    shape = out.shape
+    return record(out, "LogSoftmax" if log else "Softmax", _softmax_rule, (t,), (out,), _OUT,
+                  (axes, log, scalar, tuple(out.shape), cast_from))
 
-    def backward(g):
-        g2 = xs.reshape(g, (1,)) if scalar else g
-        o2 = xs.reshape(out, (1,)) if scalar else out
-        if log:
-            grad = g2 - xs.exp(o2) * xs.sum(g2, axis=axes, keepdims=True)
-        else:
-            grad = o2 * (g2 - xs.sum(g2 * o2, axis=axes, keepdims=True))
-        grad = xs.reshape(grad, shape)
-        return grad if cast_from is None else xs.astype(grad, cast_from)
 
-    return attach(out, "LogSoftmax" if log else "Softmax", lambda g: (backward(g),), t)
+def _softmax_rule(m, node, g):
+    """From the saved output p: softmax' g = p (g - sum(g p)); log_softmax' g = g - p sum(g)."""
+    (out,) = node.unpack(m)
+    axes, log, scalar, shape, cast_from = node.info
+    if scalar:
+        g, out = m.reshape(g, (1,)), m.reshape(out, (1,))
+    if log:
+        grad = g - m.exp(out) * m.sum(g, axis=axes, keepdims=True)
+    else:
+        grad = out * (g - m.sum(g * out, axis=axes, keepdims=True))
+    grad = m.reshape(grad, shape)
+    return (grad if cast_from is None else m.astype(grad, cast_from),)
 
 
 def _int_axis(axis, op):

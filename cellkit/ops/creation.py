@@ -16,7 +16,7 @@ from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
 from ..tensor import Tensor, check_allocation
-from ._core import attach, describe, dtype_arg, int_arg, shape_arg, tensor_arg, wrap, xp
+from ._core import describe, dtype_arg, int_arg, record, shape_arg, tensor_arg, wrap, xp
 
 __all__ = ["ones", "zeros", "ones_like", "zeros_like", "fill", "full", "full_like", "cast", "arange", "eye"]
 
@@ -148,11 +148,14 @@ def cast(input, dtype):
     arr = x._data
     xs = xp()
     if _dt.dtype_of(arr) is target:
-        return x if _ag._depth == 0 else attach(arr, "Cast", lambda g: (g,), x)
+        return x if _ag._depth == 0 else record(arr, "Cast", _cast_rule, (x,), info=arr.dtype)
     out = xs.astype(arr, target.to_backend(xs))
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    source = arr.dtype
     # As in MindSpore the gradient passes through unchanged (cast back), even
     # through an integer dtype.
-    return attach(out, "Cast", lambda g: (xs.astype(g, source),), x)
+    return record(out, "Cast", _cast_rule, (x,), info=arr.dtype)
+
+
+def _cast_rule(m, node, g):
+    return (m.astype(g, node.info),)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import autograd as _ag
 from .. import dtype as _dt
-from ._core import attach, bool_arg, tensor_arg, unbroadcast, wrap, xp
+from ._core import bool_arg, record, tensor_arg, wrap, xp
 
 __all__ = ["matmul", "bmm", "batch_matmul", "mm"]
 
@@ -56,27 +56,26 @@ def matmul(input, other):
         out = xs.astype(out, A.dtype)
     if _ag._depth == 0 or (a._node is None and b._node is None):
         return wrap(out)
-    # Work on >=2-D views so one rule covers vectors too.
-    A2 = A if A.ndim > 1 else xs.reshape(A, (1, A.shape[0]))
-    B2 = B if B.ndim > 1 else xs.reshape(B, (B.shape[0], 1))
+    return record(out, "MatMul", _matmul_rule, (a, b), (A, B), (0, 1))
+
+
+def _matmul_rule(m, node, g):
+    """d(A @ B) = dA @ B + A @ dB, each summed back over broadcast batch axes.
+
+    Vectors are viewed as a row (left) or a column (right) so one rule covers them.
+    """
+    A, B = node.unpack(m)
+    A2 = A if A.ndim > 1 else m.reshape(A, (1, A.shape[0]))
+    B2 = B if B.ndim > 1 else m.reshape(B, (B.shape[0], 1))
     # Shape arithmetic only (no data): NumPy's helper works for every backend.
     batch = np.broadcast_shapes(tuple(A2.shape[:-2]), tuple(B2.shape[:-2]))
-    out_shape2 = batch + (A2.shape[-2], B2.shape[-1])
-
-    # Decide now which sides need a gradient: a weight's tape link is gone
-    # once its transform finishes.
-    track_a, track_b = a._node is not None, b._node is not None
-
-    def backward(g):
-        g2 = xs.reshape(g, out_shape2)
-        ga = gb = None
-        if track_a:
-            ga = xs.reshape(unbroadcast(xs.matmul(g2, xs.matrix_transpose(B2)), A2.shape), A.shape)
-        if track_b:
-            gb = xs.reshape(unbroadcast(xs.matmul(xs.matrix_transpose(A2), g2), B2.shape), B.shape)
-        return ga, gb
-
-    return attach(out, "MatMul", backward, a, b)
+    g2 = m.reshape(g, batch + (A2.shape[-2], B2.shape[-1]))
+    ga = gb = None
+    if node.inputs[0] is not None:
+        ga = m.reshape(m.sum_to(m.matmul(g2, m.mT(B2)), A2.shape), A.shape)
+    if node.inputs[1] is not None:
+        gb = m.reshape(m.sum_to(m.matmul(m.mT(A2), g2), B2.shape), B.shape)
+    return ga, gb
 
 
 mm = matmul

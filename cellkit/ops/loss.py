@@ -5,6 +5,10 @@ Every loss first builds the per-element loss, then applies ``reduction``:
 the reduction is folded into the op's own backward rule, so a loss costs
 one node on the tape.
 
+Each backward rule computes from the saved inputs (the logits, the
+targets), never from intermediate arrays, so the same rule run on Tensors
+gives exact second derivatives.
+
 Cross-entropy is written as ``-sum_c q[c] * log_softmax(x)[c]`` where ``q``
 is the *weighted target distribution*: a one-hot row (class-index targets)
 or the given probabilities, mixed with the uniform distribution by
@@ -26,9 +30,10 @@ import numbers
 import numpy as np
 
 from .. import autograd as _ag
+from .. import backend as _backend
 from .. import dtype as _dt
-from ._core import attach, backend, check_broadcast, float_array, tensor_arg, unbroadcast, wrap, xp
-from .activation import _sigmoid_array, _softplus_array
+from ._core import backend, check_broadcast, float_array, record, tensor_arg, wrap, xp
+from ._rule_math import array_math
 from .primitive import Primitive, prim_attr_register
 
 __all__ = [
@@ -67,12 +72,13 @@ def _float_operands(input, target, op, names=("input", "target")):
     return it, tt, A, B
 
 
-def _reduce(L, reduction, op, local_backward, inputs, count=None):
+def _reduce(L, reduction, op, rule, inputs, saved, sources, info, count=None):
     """Apply ``reduction`` to the elementwise loss ``L`` and record one node.
 
-    ``local_backward(gL)`` maps the gradient of ``L`` (shaped like ``L``) to
-    one gradient per tensor in ``inputs``.  ``count`` (a number or a 0-d
-    array) replaces ``L.size`` as the divisor of ``'mean'``.
+    ``count`` (a number or a 0-d array) replaces ``L.size`` as the divisor
+    of ``'mean'``.  The node saves ``saved + (count array or None,)`` and its
+    ``info`` is ``(reduction, L's shape, count number or None, info)``; the
+    rule gets the gradient of ``L`` from :func:`_loss_grad`.
     """
     x = xp()
     if reduction == "none":
@@ -83,36 +89,39 @@ def _reduce(L, reduction, op, local_backward, inputs, count=None):
         out = x.sum(L) / (L.size if count is None else count)
     if not _recording(*inputs):
         return wrap(out)
-    shape = L.shape
-
-    def backward(g):
-        if reduction == "none":
-            gL = g
-        elif reduction == "sum":
-            gL = x.broadcast_to(g, shape)
-        else:
-            gL = x.broadcast_to(g / (L.size if count is None else count), shape)
-        return local_backward(gL)
-
-    return attach(out, op, backward, *inputs)
+    count_array = count if hasattr(count, "shape") else None
+    count_number = None if count_array is not None else (L.size if count is None else count)
+    return record(out, op, rule, inputs, tuple(saved) + (count_array,), tuple(sources) + (None,),
+                  (reduction, tuple(L.shape), count_number, info))
 
 
-def _pair_loss(input, target, reduction, op, name, value_and_slope, same_shape=False):
-    """A loss of ``d = input - target``: ``value_and_slope(d) -> (loss, dloss/dd or a thunk)``."""
+def _loss_grad(m, node, g, count_array):
+    """The gradient of the elementwise loss from the gradient ``g`` of the reduced one."""
+    reduction, shape, count_number, _ = node.info
+    if reduction == "none":
+        return g
+    if reduction == "mean":
+        g = g / (count_number if count_array is None else count_array)
+    return m.broadcast_to(g, shape)
+
+
+def _pair_loss(input, target, reduction, op, name, value, slope, same_shape=False, extra=None):
+    """A loss of ``d = input - target``: ``value(m, d, extra)`` per element, ``slope(m, d, extra)`` its derivative."""
     _check_reduction(reduction, op)
     it, tt, A, B = _float_operands(input, target, op)
     if same_shape and it.shape != tt.shape:
         raise ValueError(f"For '{op}', 'input' {it.shape} and 'target' {tt.shape} must have the same shape")
     check_broadcast(A, B, op)
-    d = A - B
-    L, slope = value_and_slope(d)
+    L = value(array_math(_backend._current), A - B, extra)
+    return _reduce(L, reduction, name, _pair_rule, (it, tt), (A, B), (0, 1), (slope, extra))
 
-    def local_backward(gL):
-        s = gL * slope()
-        return (unbroadcast(s, A.shape) if _on_tape(it) else None,
-                unbroadcast(-s, B.shape) if _on_tape(tt) else None)
 
-    return _reduce(L, reduction, name, local_backward, (it, tt))
+def _pair_rule(m, node, g):
+    A, B, count = node.unpack(m)
+    slope, extra = node.info[3]
+    s = _loss_grad(m, node, g, count) * slope(m, A - B, extra)
+    return (m.sum_to(s, A.shape) if node.inputs[0] is not None else None,
+            m.sum_to(-s, B.shape) if node.inputs[1] is not None else None)
 
 
 def mse_loss(input, target, reduction="mean"):
@@ -122,7 +131,15 @@ def mse_loss(input, target, reduction="mean"):
     >>> print(mse_loss(ms.Tensor([0.0, 3.0]), ms.Tensor([1.0, 1.0]), reduction='none'))
     [1. 4.]
     """
-    return _pair_loss(input, target, reduction, "mse_loss", "MSELoss", lambda d: (d * d, lambda: 2 * d))
+    return _pair_loss(input, target, reduction, "mse_loss", "MSELoss", _squared, _squared_slope)
+
+
+def _squared(m, d, extra):
+    return d * d
+
+
+def _squared_slope(m, d, extra):
+    return 2 * d
 
 
 def l1_loss(input, target, reduction="mean"):
@@ -132,8 +149,15 @@ def l1_loss(input, target, reduction="mean"):
     >>> print(l1_loss(ms.Tensor([0.0, 3.0]), ms.Tensor([1.0, 1.0])))
     1.5
     """
-    x = xp()
-    return _pair_loss(input, target, reduction, "l1_loss", "L1Loss", lambda d: (x.abs(d), lambda: x.sign(d)))
+    return _pair_loss(input, target, reduction, "l1_loss", "L1Loss", _absolute, _absolute_slope)
+
+
+def _absolute(m, d, extra):
+    return m.abs(d)
+
+
+def _absolute_slope(m, d, extra):
+    return m.sign(d)
 
 
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
@@ -151,15 +175,17 @@ def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
         raise TypeError(f"For '{op}', 'beta' must be a float, but got {type(beta).__name__}")
     if beta <= 0:
         raise ValueError(f"For '{op}', 'beta' must be greater than 0, but got {beta}")
-    x = xp()
+    return _pair_loss(input, target, reduction, op, "SmoothL1Loss", _huber, _huber_slope, same_shape=True,
+                      extra=float(beta))
 
-    def value_and_slope(d):
-        ad = x.abs(d)
-        quadratic = ad < beta
-        L = x.where(quadratic, d * d * (0.5 / beta), ad - 0.5 * beta)
-        return L, lambda: x.where(quadratic, d / beta, x.sign(d))
 
-    return _pair_loss(input, target, reduction, op, "SmoothL1Loss", value_and_slope, same_shape=True)
+def _huber(m, d, beta):
+    ad = m.abs(d)
+    return m.where(ad < beta, d * d * (0.5 / beta), ad - 0.5 * beta)
+
+
+def _huber_slope(m, d, beta):
+    return m.where(m.abs(d) < beta, d / beta, m.sign(d))
 
 
 def _optional_weight(value, name, op, like):
@@ -188,37 +214,43 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
         raise ValueError(f"For '{op}', 'input' {it.shape} and 'target' {tt.shape} must have the same shape")
     W = _optional_weight(weight, "weight", op, X)
     P = _optional_weight(pos_weight, "pos_weight", op, X)
-    sp_pos, sp_neg = _softplus_array(X), _softplus_array(-X)
+    L = _bce_logits_terms(array_math(_backend._current), X, T, W, P)
+    return _reduce(L, reduction, "BCEWithLogits", _bce_logits_rule, (it, tt), (X, T, W, P), (0, 1, None, None), None)
+
+
+def _bce_logits_terms(m, X, T, W, P):
+    """``weight * (pos_weight * t * softplus(-x) + (1 - t) * softplus(x))`` per element."""
+    sp_neg = m.softplus(-X)
     positive = T * sp_neg if P is None else P * T * sp_neg
-    L = positive + (1 - T) * sp_pos
+    L = positive + (1 - T) * m.softplus(X)
+    return L if W is None else L * W
+
+
+def _bce_logits_rule(m, node, g):
+    X, T, W, P, count = node.unpack(m)
+    gL = _loss_grad(m, node, g, count)
     if W is not None:
-        L = L * W
-
-    def local_backward(gL):
-        if W is not None:
-            gL = gL * W
-        gx = gt = None
-        if _on_tape(it):
-            s = _sigmoid_array(X)
-            pos = T if P is None else P * T
-            gx = unbroadcast(gL * ((1 - T) * s - pos * (1 - s)), X.shape)
-        if _on_tape(tt):
-            gt = unbroadcast(gL * ((sp_neg if P is None else P * sp_neg) - sp_pos), T.shape)
-        return gx, gt
-
-    return _reduce(L, reduction, "BCEWithLogits", local_backward, (it, tt))
+        gL = gL * W
+    gx = gt = None
+    if node.inputs[0] is not None:
+        s = m.sigmoid(X)
+        positive = T if P is None else P * T
+        gx = m.sum_to(gL * ((1 - T) * s - positive * (1 - s)), X.shape)
+    if node.inputs[1] is not None:
+        sp_neg = m.softplus(-X)
+        gt = m.sum_to(gL * ((sp_neg if P is None else P * sp_neg) - m.softplus(X)), T.shape)
+    return gx, gt
 
 
-def _clamped_log(p, complement):
+def _clamped_log(m, p, complement):
     """``log(p)`` (or ``log(1 - p)``) clamped at -100, without a log-of-zero warning."""
-    x = xp()
     if complement:
         inside = p < 1
-        value = x.log1p(-x.where(inside, p, x.zeros_like(p)))
+        value = m.log1p(-m.where(inside, p, m.zeros_like(p)))
     else:
         inside = p > 0
-        value = x.log(x.where(inside, p, x.ones_like(p)))
-    return x.where(inside, x.maximum(value, -100.0), x.full_like(p, -100.0))
+        value = m.log(m.where(inside, p, m.ones_like(p)))
+    return m.where(inside, m.maximum(value, -100.0), m.zeros_like(value) - 100.0)
 
 
 def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
@@ -237,24 +269,24 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     if pt.shape != lt.shape:
         raise ValueError(f"For '{op}', 'logits' {pt.shape} and 'labels' {lt.shape} must have the same shape")
     W = _optional_weight(weight, "weight", op, Pr)
-    x = xp()
-    log_p = _clamped_log(Pr, False)
-    log_q = _clamped_log(Pr, True)
-    L = -(Y * log_p + (1 - Y) * log_q)
+    m = array_math(_backend._current)
+    L = -(Y * _clamped_log(m, Pr, False) + (1 - Y) * _clamped_log(m, Pr, True))
     if W is not None:
         L = L * W
+    return _reduce(L, reduction, "BinaryCrossEntropy", _bce_rule, (pt, lt), (Pr, Y, W), (0, 1, None), None)
 
-    def local_backward(gL):
-        if W is not None:
-            gL = gL * W
-        gp = gy = None
-        if _on_tape(pt):
-            gp = gL * (Pr - Y) / x.maximum(Pr * (1 - Pr), 1e-12)
-        if _on_tape(lt):
-            gy = gL * (log_q - log_p)
-        return gp, gy
 
-    return _reduce(L, reduction, "BinaryCrossEntropy", local_backward, (pt, lt))
+def _bce_rule(m, node, g):
+    Pr, Y, W, count = node.unpack(m)
+    gL = _loss_grad(m, node, g, count)
+    if W is not None:
+        gL = gL * W
+    gp = gy = None
+    if node.inputs[0] is not None:
+        gp = gL * (Pr - Y) / m.maximum(Pr * (1 - Pr), 1e-12)
+    if node.inputs[1] is not None:
+        gy = gL * (_clamped_log(m, Pr, True) - _clamped_log(m, Pr, False))
+    return gp, gy
 
 
 # -- cross-entropy and NLL -----------------------------------------------------------------------
@@ -340,30 +372,44 @@ def _class_loss(input, target, weight, ignore_index, reduction, label_smoothing,
         q = q * valid
 
     if from_logits:
-        shifted = X - x.max(X, axis=axis, keepdims=True)
-        log_p = shifted - x.log(x.sum(x.exp(shifted), axis=axis, keepdims=True))
+        log_p = array_math(_backend._current).log_softmax(X, axis)
         terms = q * log_p
     else:
         log_p = X
         zero = x.zeros_like(X)
         terms = x.where(q != 0, q * log_p, zero)  # log-probability -inf with no target mass adds 0
     L = 0.0 - x.sum(terms, axis=axis)  # (0.0 - s, not -s: ignored targets read 0, not -0)
-
-    def local_backward(gL):
-        gL = x.expand_dims(gL, axis=axis)
-        gx = gt = None
-        if _on_tape(it):
-            if from_logits:
-                gx = gL * (x.exp(log_p) * x.sum(q, axis=axis, keepdims=True) - q)
-            else:
-                gx = -gL * q
-        if probabilities and _on_tape(tt):
-            scale = -(1 - eps) * gL * log_p
-            gt = scale if W is None else scale * W
-        return gx, gt
-
     name = "CrossEntropy" if from_logits else "NLLLoss"
-    return _reduce(L, reduction, name, local_backward, (it, tt), total), total
+    if probabilities:  # q is a function of the target: the rule rebuilds it from T
+        saved, sources = (X, T, None if W is None else W), (0, 1, None)
+    else:
+        saved, sources = (X, q, None), (0, None, None)
+    info = (axis, from_logits, probabilities, eps, n_classes)
+    return _reduce(L, reduction, name, _class_rule, (it, tt), saved, sources, info, total), total
+
+
+def _target_mass(m, T, eps, n_classes, W):
+    """Probability targets mixed with the uniform distribution by ``eps`` and scaled by the class weights."""
+    q = T * (1 - eps) + eps / n_classes if eps else T
+    return q if W is None else q * W
+
+
+def _class_rule(m, node, g):
+    """Cross-entropy: ``softmax(x) * sum(q) - q``; NLL: ``-q``; probability targets: ``-(1 - eps) log p``."""
+    X, target, W, count = node.unpack(m)
+    axis, from_logits, probabilities, eps, n_classes = node.info[3]
+    gL = m.expand_dims(_loss_grad(m, node, g, count), axis)
+    q = _target_mass(m, target, eps, n_classes, W) if probabilities else target
+    gx = gt = None
+    if node.inputs[0] is not None:
+        if from_logits:
+            gx = gL * (m.exp(m.log_softmax(X, axis)) * m.sum(q, axis=axis, keepdims=True) - q)
+        else:
+            gx = -gL * q
+    if probabilities and node.inputs[1] is not None:
+        scale = -(1 - eps) * gL * m.log_softmax(X, axis)
+        gt = scale if W is None else scale * W
+    return gx, gt
 
 
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):

@@ -12,8 +12,8 @@ import numpy as np
 from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
-from ..tensor import Tensor
-from ._core import attach, binary_operands, check_broadcast, float_array, grad_like, int_arg, tensor_arg, wrap, xp
+from ..autograd import OUTPUT
+from ._core import binary_operands, check_broadcast, float_array, int_arg, record, tensor_arg, wrap, xp
 
 __all__ = [
     "add", "sub", "mul", "div", "neg", "pow", "exp", "log", "sqrt", "rsqrt", "square", "abs",
@@ -23,10 +23,6 @@ __all__ = [
     "logical_or", "logical_not", "isfinite", "isnan", "where", "subtract", "multiply", "divide",
     "true_divide", "negative", "log1p", "expm1",
 ]
-
-
-def _on_tape(t):
-    return isinstance(t, Tensor) and t._node is not None
 
 
 def _compute(fn, A, B, op, names=("input", "other")):
@@ -41,17 +37,22 @@ def _compute(fn, A, B, op, names=("input", "other")):
         raise
 
 
-def _record_binary(out, op, a, b, grad_a, grad_b):
-    """Attach a binary op whose partial gradients are ``grad_a(g)`` and ``grad_b(g)``."""
-    track_a, track_b = _on_tape(a), _on_tape(b)
+def _operand_info(t):
+    """``(shape, dtype)`` of an operand's own array (what its gradient must be), None for a number."""
+    return (t._data.shape, t._data.dtype) if hasattr(t, "_data") else (None, None)
 
-    def backward(g):
-        return (
-            grad_like(grad_a(g), a._data) if track_a else None,
-            grad_like(grad_b(g), b._data) if track_b else None,
-        )
 
-    return attach(out, op, backward, a, b)
+def _record_binary(out, op, a, b, rule, saved=(), sources=()):
+    """Record a binary op; ``node.info`` is ``(shape_a, dtype_a, shape_b, dtype_b)``."""
+    return record(out, op, rule, (a, b), saved, sources, _operand_info(a) + _operand_info(b))
+
+
+def _pair(m, node, ga, gb):
+    """The two operands' gradients from their broadcast forms (each None when off the tape)."""
+    sa, da, sb, db = node.info
+    ia, ib = node.inputs
+    return (m.grad_for(ga, sa, da) if ia is not None and ga is not None else None,
+            m.grad_for(gb, sb, db) if ib is not None and gb is not None else None)
 
 
 # -- the four basic operations ------------------------------------------------
@@ -66,7 +67,11 @@ def add(input, other):
     out = _compute(_backend._current.xp.add, A, B, "add")
     if _ag._depth == 0:
         return wrap(out)
-    return _record_binary(out, "Add", a, b, lambda g: g, lambda g: g)
+    return _record_binary(out, "Add", a, b, _add_rule)
+
+
+def _add_rule(m, node, g):
+    return _pair(m, node, g, g)
 
 
 def sub(input, other):
@@ -75,7 +80,11 @@ def sub(input, other):
     out = _compute(_backend._current.xp.subtract, A, B, "sub")
     if _ag._depth == 0:
         return wrap(out)
-    return _record_binary(out, "Sub", a, b, lambda g: g, lambda g: -g)
+    return _record_binary(out, "Sub", a, b, _sub_rule)
+
+
+def _sub_rule(m, node, g):
+    return _pair(m, node, g, -g if node.inputs[1] is not None else None)
 
 
 def mul(input, other):
@@ -84,7 +93,13 @@ def mul(input, other):
     out = _compute(_backend._current.xp.multiply, A, B, "mul")
     if _ag._depth == 0:
         return wrap(out)
-    return _record_binary(out, "Mul", a, b, lambda g: g * B, lambda g: g * A)
+    return _record_binary(out, "Mul", a, b, _mul_rule, (A, B), (0, 1))
+
+
+def _mul_rule(m, node, g):
+    A, B = node.unpack(m)
+    ia, ib = node.inputs
+    return _pair(m, node, g * B if ia is not None else None, g * A if ib is not None else None)
 
 
 def div(input, other, *, rounding_mode=None):
@@ -118,7 +133,14 @@ def div(input, other, *, rounding_mode=None):
     out = _compute(x.divide, A, B, "div")
     if _ag._depth == 0:
         return wrap(out)
-    return _record_binary(out, "RealDiv", a, b, lambda g: g / B, lambda g: -g * out / B)
+    return _record_binary(out, "RealDiv", a, b, _div_rule, (B, out), (1, OUTPUT))
+
+
+def _div_rule(m, node, g):
+    """d(a / b) = da / b - (a / b) db / b."""
+    B, out = node.unpack(m)
+    ga = g / B
+    return _pair(m, node, ga, -ga * out if node.inputs[1] is not None else None)
 
 
 def neg(input):
@@ -129,7 +151,11 @@ def neg(input):
     out = xp().negative(x._data)
     if _ag._depth == 0:
         return wrap(out)
-    return attach(out, "Neg", lambda g: (-g,), x)
+    return record(out, "Neg", _neg_rule, (x,))
+
+
+def _neg_rule(m, node, g):
+    return (-g,)
 
 
 def pow(input, exponent):
@@ -138,25 +164,29 @@ def pow(input, exponent):
     out = _compute(xp().pow, A, B, "pow")
     if _ag._depth == 0:
         return wrap(out)
+    return _record_binary(out, "Pow", a, b, _pow_rule, (A, B, out), (0, 1, OUTPUT))
 
-    def grad_base(g):
-        return g * B * xp().pow(A, B - 1)
 
-    def grad_exponent(g):
-        # d/dy x**y = x**y * log(x): 0 where x == 0, undefined (NaN) where x < 0,
-        # as in MindSpore.
-        x = xp()
-        safe = x.where(A > 0, A, x.ones_like(A))
-        grad = g * out * x.log(safe)
-        grad = x.where(A < 0, x.full_like(grad, float("nan")), grad)
-        return x.where(A == 0, x.zeros_like(grad), grad)
-
-    return _record_binary(out, "Pow", a, b, grad_base, grad_exponent)
+def _pow_rule(m, node, g):
+    """d x**y = y x**(y-1) dx + x**y log(x) dy; the log term is 0 at x == 0 and NaN for x < 0 (as MindSpore)."""
+    A, B, out = node.unpack(m)
+    ia, ib = node.inputs
+    grad_base = g * B * m.pow(A, B - 1) if ia is not None else None
+    grad_exponent = None
+    if ib is not None:
+        safe = m.where(A > 0, A, m.ones_like(A))
+        grad_exponent = g * out * m.log(safe)
+        grad_exponent = m.where(A < 0, grad_exponent * float("nan"), grad_exponent)
+        grad_exponent = m.where(A == 0, m.zeros_like(grad_exponent), grad_exponent)
+    return _pair(m, node, grad_base, grad_exponent)
 
 
 # -- unary math ---------------------------------------------------------------
-def _unary(input, op, forward, backward, to_float=True):
-    """A unary op: ``forward(array)``; ``backward(g, x_array, out_array)``."""
+_SAVE_INPUT, _SAVE_OUTPUT = (0,), (OUTPUT,)
+
+
+def _unary(input, op, forward, rule, saves=_SAVE_INPUT, to_float=True, name=None):
+    """A unary op: ``forward(array)``; ``rule(m, node, g)`` sees the input or output it ``saves``."""
     t = tensor_arg(input, "input", op)
     arr = float_array(t, op) if to_float else t._data
     try:
@@ -165,93 +195,133 @@ def _unary(input, op, forward, backward, to_float=True):
         raise TypeError(f"For '{op}', 'input' of dtype {t.dtype} is not supported: {exc}") from None
     if _ag._depth == 0 or t._node is None:
         return wrap(out)
-    return attach(out, op.capitalize(), lambda g: (backward(g, arr, out),), t)
+    saved = (arr,) if saves is _SAVE_INPUT else (out,)
+    return record(out, name or op.capitalize(), rule, (t,), saved, saves)
+
+
+def _saved_one(m, node):
+    return node.unpack(m)[0]
 
 
 def exp(input):
     """Elementwise ``e ** input``."""
-    return _unary(input, "exp", lambda a: xp().exp(a), lambda g, a, o: g * o)
+    return _unary(input, "exp", lambda a: xp().exp(a), _exp_rule, _SAVE_OUTPUT)
+
+
+def _exp_rule(m, node, g):
+    return (g * _saved_one(m, node),)
 
 
 def expm1(input):
-    return _unary(input, "expm1", lambda a: xp().expm1(a), lambda g, a, o: g * (o + 1))
+    return _unary(input, "expm1", lambda a: xp().expm1(a), _expm1_rule, _SAVE_OUTPUT)
+
+
+def _expm1_rule(m, node, g):
+    return (g * (_saved_one(m, node) + 1),)
 
 
 def log(input):
     """Natural logarithm."""
-    return _unary(input, "log", lambda a: xp().log(a), lambda g, a, o: g / a)
+    return _unary(input, "log", lambda a: xp().log(a), _log_rule)
+
+
+def _log_rule(m, node, g):
+    return (g / _saved_one(m, node),)
 
 
 def log1p(input):
-    return _unary(input, "log1p", lambda a: xp().log1p(a), lambda g, a, o: g / (a + 1))
+    return _unary(input, "log1p", lambda a: xp().log1p(a), _log1p_rule)
+
+
+def _log1p_rule(m, node, g):
+    return (g / (_saved_one(m, node) + 1),)
 
 
 def sqrt(x):
     """Elementwise square root."""
-    return _unary(x, "sqrt", lambda a: xp().sqrt(a), lambda g, a, o: g / (2 * o))
+    return _unary(x, "sqrt", lambda a: xp().sqrt(a), _sqrt_rule, _SAVE_OUTPUT)
+
+
+def _sqrt_rule(m, node, g):
+    return (g / (2 * _saved_one(m, node)),)
 
 
 def rsqrt(input):
     """``1 / sqrt(input)``."""
-    return _unary(input, "rsqrt", lambda a: 1 / xp().sqrt(a), lambda g, a, o: -0.5 * g * o * o * o)
+    return _unary(input, "rsqrt", lambda a: 1 / xp().sqrt(a), _rsqrt_rule, _SAVE_OUTPUT)
+
+
+def _rsqrt_rule(m, node, g):
+    out = _saved_one(m, node)
+    return (-0.5 * g * out * out * out,)
 
 
 def square(input):
-    return _unary(input, "square", lambda a: a * a, lambda g, a, o: 2 * g * a, to_float=False)
+    return _unary(input, "square", lambda a: a * a, _square_rule, to_float=False)
+
+
+def _square_rule(m, node, g):
+    return (2 * g * _saved_one(m, node),)
 
 
 def reciprocal(input):
-    return _unary(input, "reciprocal", lambda a: 1 / a, lambda g, a, o: -g * o * o)
+    return _unary(input, "reciprocal", lambda a: 1 / a, _reciprocal_rule, _SAVE_OUTPUT)
+
+
+def _reciprocal_rule(m, node, g):
+    out = _saved_one(m, node)
+    return (-g * out * out,)
 
 
 def abs(input):
     """Elementwise absolute value (gradient ``sign(input)``; 0 at 0)."""
-    return _unary(input, "abs", lambda a: xp().abs(a), lambda g, a, o: g * xp().sign(a), to_float=False)
+    return _unary(input, "abs", lambda a: xp().abs(a), _abs_rule, to_float=False)
+
+
+def _abs_rule(m, node, g):
+    return (g * m.sign(_saved_one(m, node)),)
 
 
 def sin(input):
-    return _unary(input, "sin", lambda a: xp().sin(a), lambda g, a, o: g * xp().cos(a))
+    return _unary(input, "sin", lambda a: xp().sin(a), _sin_rule)
+
+
+def _sin_rule(m, node, g):
+    return (g * m.cos(_saved_one(m, node)),)
 
 
 def cos(input):
-    return _unary(input, "cos", lambda a: xp().cos(a), lambda g, a, o: -g * xp().sin(a))
+    return _unary(input, "cos", lambda a: xp().cos(a), _cos_rule)
 
 
-def _zero_grad(g, a, o):
-    return xp().zeros_like(a)
+def _cos_rule(m, node, g):
+    return (-g * m.sin(_saved_one(m, node)),)
+
+
+def _zero_rule(m, node, g):
+    """Steps (floor, ceil, round, sign): the derivative is zero almost everywhere."""
+    return (m.zeros_like(g),)
 
 
 def floor(input):
-    return _unary(input, "floor", lambda a: xp().floor(a), _zero_grad, to_float=False)
+    return _unary(input, "floor", lambda a: xp().floor(a), _zero_rule, (), to_float=False)
 
 
 def ceil(input):
-    return _unary(input, "ceil", lambda a: xp().ceil(a), _zero_grad, to_float=False)
+    return _unary(input, "ceil", lambda a: xp().ceil(a), _zero_rule, (), to_float=False)
 
 
 def round(input, *, decimals=0):
     """Round half to even, to ``decimals`` places (no gradient: it is zero almost everywhere)."""
     decimals = int_arg(decimals, "decimals", "round", minimum=-300, maximum=300)
     if decimals == 0:
-        return _unary(input, "round", lambda a: xp().round(a), _zero_grad, to_float=False)
+        return _unary(input, "round", lambda a: xp().round(a), _zero_rule, (), to_float=False)
     scale = 10.0 ** decimals
-    return _unary(input, "round", lambda a: xp().round(a * scale) / scale, _zero_grad)
+    return _unary(input, "round", lambda a: xp().round(a * scale) / scale, _zero_rule, ())
 
 
 def sign(input):
-    return _unary(input, "sign", lambda a: xp().sign(a), _zero_grad, to_float=False)
-
-
-def _select_grads(A, B, wins):
-    """Gradient rules of maximum / minimum: to the winner; split in half on a tie (as MindSpore)."""
-    x = xp()
-
-    def share(g, mine, theirs):
-        won = x.astype(wins(mine, theirs), g.dtype)
-        tied = x.astype(mine == theirs, g.dtype)
-        return g * (won + 0.5 * tied)
-
-    return (lambda g: share(g, A, B)), (lambda g: share(g, B, A))
+    return _unary(input, "sign", lambda a: xp().sign(a), _zero_rule, (), to_float=False)
 
 
 def maximum(input, other):
@@ -260,7 +330,7 @@ def maximum(input, other):
     out = _compute(xp().maximum, A, B, "maximum")
     if _ag._depth == 0:
         return wrap(out)
-    return _record_binary(out, "Maximum", a, b, *_select_grads(A, B, xp().greater))
+    return _record_binary(out, "Maximum", a, b, _maximum_rule, (A, B), (0, 1))
 
 
 def minimum(input, other):
@@ -269,7 +339,24 @@ def minimum(input, other):
     out = _compute(xp().minimum, A, B, "minimum")
     if _ag._depth == 0:
         return wrap(out)
-    return _record_binary(out, "Minimum", a, b, *_select_grads(A, B, xp().less))
+    return _record_binary(out, "Minimum", a, b, _minimum_rule, (A, B), (0, 1))
+
+
+def _share(m, g, won, tied):
+    """The winner's part of ``g``: all of it where it won, half on a tie (as MindSpore)."""
+    return g * (m.mask(won, g) + 0.5 * m.mask(tied, g))
+
+
+def _maximum_rule(m, node, g):
+    A, B = node.unpack(m)
+    tied = A == B
+    return _pair(m, node, _share(m, g, A > B, tied), _share(m, g, B > A, tied))
+
+
+def _minimum_rule(m, node, g):
+    A, B = node.unpack(m)
+    tied = A == B
+    return _pair(m, node, _share(m, g, A < B, tied), _share(m, g, B < A, tied))
 
 
 def clamp(input, min=None, max=None):
@@ -285,22 +372,30 @@ def clamp(input, min=None, max=None):
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given")
     out = tensor_arg(input, "input", "clamp")
     if min is not None:
-        out = _limit(out, min, xp().maximum, xp().greater_equal, "min")
+        out = _limit(out, min, xp().maximum, _clamp_min_rule, "min")
     if max is not None:
-        out = _limit(out, max, xp().minimum, xp().less_equal, "max")
+        out = _limit(out, max, xp().minimum, _clamp_max_rule, "max")
     return out
 
 
-def _limit(input, bound, find, inside, name):
+def _limit(input, bound, find, rule, name):
     """One side of clamp: the gradient stays with ``input`` where it is within (or on) the bound."""
     a, b, A, B = binary_operands(input, bound, "clamp")
     out = _compute(find, A, B, "clamp", ("input", name))
     if _ag._depth == 0:
         return wrap(out)
     x = xp()
-    return _record_binary(out, "Clamp", a, b,
-                          lambda g: x.where(inside(A, B), g, x.zeros_like(g)),
-                          lambda g: x.where(inside(A, B), x.zeros_like(g), g))
+    inside = x.greater_equal(A, B) if name == "min" else x.less_equal(A, B)
+    return _record_binary(out, "Clamp", a, b, rule, (inside,), (None,))
+
+
+def _clamp_rule(m, node, g):
+    (inside,) = node.unpack(m)
+    zeros = m.zeros_like(g)
+    return _pair(m, node, m.where(inside, g, zeros), m.where(inside, zeros, g))
+
+
+_clamp_min_rule = _clamp_max_rule = _clamp_rule
 
 
 clip = clamp
@@ -310,8 +405,6 @@ def floor_div(x, y):
     """Floor division (no gradient)."""
     a, b, A, B = binary_operands(x, y, "floor_div")
     return wrap(_compute(xp().floor_divide, A, B, "floor_div"))
-
-
 
 
 def floor_divide(input, other):
@@ -325,8 +418,13 @@ def mod(input, other):
     out = _compute(xp().remainder, A, B, "mod")
     if _ag._depth == 0:
         return wrap(out)
-    x = xp()
-    return _record_binary(out, "Mod", a, b, lambda g: g, lambda g: -g * x.floor(A / B))
+    quotient = xp().floor(A / B)  # piecewise constant: a constant for the rule
+    return _record_binary(out, "Mod", a, b, _mod_rule, (quotient,), (None,))
+
+
+def _mod_rule(m, node, g):
+    (quotient,) = node.unpack(m)
+    return _pair(m, node, g, -g * quotient if node.inputs[1] is not None else None)
 
 
 remainder = mod
@@ -424,14 +522,13 @@ def where(condition, input, other):
         raise
     if _ag._depth == 0:
         return wrap(out)
+    return _record_binary(out, "Select", a, b, _where_rule, (cond,), (None,))
 
-    def grad_a(g):
-        return x.where(cond, g, x.zeros_like(g))
 
-    def grad_b(g):
-        return x.where(cond, x.zeros_like(g), g)
-
-    return _record_binary(out, "Select", a, b, grad_a, grad_b)
+def _where_rule(m, node, g):
+    (cond,) = node.unpack(m)
+    zeros = m.zeros_like(g)
+    return _pair(m, node, m.where(cond, g, zeros), m.where(cond, zeros, g))
 
 
 # MindSpore's alternative spellings.

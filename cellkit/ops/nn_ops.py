@@ -37,9 +37,9 @@ import numpy as np
 from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
-from ._core import attach, backend, float_array, tensor_arg, unbroadcast, wrap, xp
+from ._core import backend, float_array, record, tensor_arg, wrap, xp
 from ..tensor import Tensor
-from . import _conv_numpy, _pool_numpy
+from . import _conv_numpy, _pool_numpy, conv_grads as _conv_grads, pool_grads as _pool_grads
 from .primitive import Primitive, prim_attr_register
 
 __all__ = [
@@ -101,31 +101,8 @@ def _check_mode(pad_mode, allowed, op):
     return pad_mode.lower()
 
 
-# -- array helpers --------------------------------------------------------------------
-def _full(shape, value, like):
-    """A new array of ``like``'s dtype and device filled with ``value``."""
-    if backend().is_numpy:
-        return np.full(shape, value, dtype=like.dtype)
-    return xp().full(shape, value, dtype=like.dtype, device=like.device)
-
-
-def _pad(X, pads, value):
-    """``X`` (N, C, H, W) padded by ``pads = (top, bottom, left, right)`` with ``value``."""
-    top, bottom, left, right = pads
-    if not (top or bottom or left or right):
-        return X
-    n, c, h, w = X.shape
-    out = _full((n, c, h + top + bottom, w + left + right), value, X)
-    out[:, :, top:top + h, left:left + w] = X
-    return out
-
-
-def _window_slices(kh, kw, sh, sw, dh, dw, ho, wo):
-    """For each kernel offset, the (row, column) slices of the padded input it visits."""
-    for i in range(kh):
-        for j in range(kw):
-            r, c = i * dh, j * dw
-            yield slice(r, r + sh * (ho - 1) + 1, sh), slice(c, c + sw * (wo - 1) + 1, sw)
+# -- array helpers (shared with the gradient ops) ------------------------------------------
+_full, _pad, _window_slices = _conv_grads.full, _conv_grads.pad, _conv_grads.window_slices
 
 
 def _same_pads(size, kernel, stride, dilation):
@@ -146,52 +123,6 @@ def _out_size(size, kernel, stride, dilation, pad_lo, pad_hi, ceil_mode=False):
 
 
 # -- convolution ------------------------------------------------------------------------
-def _im2col(X, kernel, stride, dilation, groups, ho, wo):
-    """The (N, groups, C/groups * kh * kw, Ho * Wo) matrix of input windows of a padded ``X``."""
-    x = xp()
-    n, c = X.shape[:2]
-    kh, kw = kernel
-    slices = [X[:, :, rs, cs] for rs, cs in _window_slices(kh, kw, *stride, *dilation, ho, wo)]
-    return x.reshape(x.stack(slices, axis=2), (n, groups, (c // groups) * kh * kw, ho * wo))
-
-
-def _conv_forward(X, W, stride, dilation, groups, ho, wo):
-    """The convolution of an already padded ``X`` by ``W``."""
-    x = xp()
-    o, cg, kh, kw = W.shape
-    cols = _im2col(X, (kh, kw), stride, dilation, groups, ho, wo)
-    w_mat = x.reshape(W, (groups, o // groups, cg * kh * kw))
-    return x.reshape(x.matmul(w_mat, cols), (X.shape[0], o, ho, wo))
-
-
-def _conv_backward_input(g, W, padded_shape, pads, stride, dilation, groups):
-    """Gradient of the convolution with respect to its (unpadded) input: col2im of ``W.T @ g``."""
-    n, c, hp, wp = padded_shape
-    o, cg, kh, kw = W.shape
-    ho, wo = g.shape[2], g.shape[3]
-    x = xp()
-    w_mat = x.reshape(W, (groups, o // groups, cg * kh * kw))
-    g2 = x.reshape(g, (n, groups, o // groups, ho * wo))
-    dcols = x.reshape(x.matmul(x.matrix_transpose(w_mat), g2), (n, c, kh, kw, ho, wo))
-    dX = _full((n, c, hp, wp), 0, g)
-    offsets = [(i, j) for i in range(kh) for j in range(kw)]
-    for (i, j), (rs, cs) in zip(offsets, _window_slices(kh, kw, *stride, *dilation, ho, wo)):
-        dX[:, :, rs, cs] += dcols[:, :, i, j, ...]
-    top, bottom, left, right = pads
-    return dX[:, :, top:hp - bottom, left:wp - right]
-
-
-def _conv_backward_weight(g, Xp, W_shape, stride, dilation, groups):
-    """Gradient with respect to the weight: ``g @ cols.T``, summed over the batch."""
-    x = xp()
-    o, cg, kh, kw = W_shape
-    n, _, ho, wo = g.shape
-    cols = _im2col(Xp, (kh, kw), stride, dilation, groups, ho, wo)  # rebuilt: saving it costs kh*kw inputs
-    g2 = x.reshape(g, (n, groups, o // groups, ho * wo))
-    dw = x.sum(x.matmul(g2, x.matrix_transpose(cols)), axis=0)
-    return x.reshape(dw, W_shape)
-
-
 def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="pad"):
     """Shared body of :func:`conv2d` and :class:`Conv2D` (``pads`` may be 'same')."""
     xt = tensor_arg(input, "input", op)
@@ -237,46 +168,35 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
     B = None
     if bt is not None:
         B = bt._data if bt._data.dtype == X.dtype else x.astype(bt._data, X.dtype)
+    geometry = _conv_grads.ConvGeometry(X.shape, W.shape, pads, stride, dilation, groups, ho, wo)
+    cols = None
     if backend().is_numpy:
         plan = _conv_numpy.Plan(X.shape, W.shape, pads, stride, dilation, groups, ho, wo)
         out, cols = _conv_numpy.forward(X, W, B, plan)
         if not recording:
             return wrap(out)
-        need_x, need_w = xt._node is not None, wt._node is not None
-        if not need_w:
+        geometry.numpy_plan = plan
+        if wt._node is None:
             cols = None  # only the weight's gradient needs the windows
+    else:
+        out = _conv_grads.conv_forward_array(X, W, geometry)
+        if B is not None:
+            out = out + x.reshape(B, (1, o, 1, 1))
+        if not recording:
+            return wrap(out)
+    # The window matrix (NumPy) makes the weight's gradient one product; the input and the
+    # weight themselves let a gradient of the gradient be taken (see conv_grads).
+    return record(out, "Conv2D", _conv2d_rule, (xt, wt, bt), (cols, X, W), (None, 0, 1), geometry)
 
-        def backward(g):
-            gx = gw = gb = None
-            if need_x or need_w:
-                gx, gw = _conv_numpy.backward(g, cols, W, plan, need_x, need_w)
-            if bt is not None and bt._node is not None:
-                gb = g.sum(axis=(0, 2, 3))
-            return gx, gw, gb
 
-        return attach(out, "Conv2D", backward, xt, wt, bt)
-
-    Xp = _pad(X, pads, 0)
-    out = _conv_forward(Xp, W, stride, dilation, groups, ho, wo)
-    if B is not None:
-        out = out + x.reshape(B, (1, o, 1, 1))
-    if not recording:
-        return wrap(out)
-    padded_shape = Xp.shape
-    if wt._node is None:
-        Xp = None  # only the weight's gradient needs the input
-
-    def backward(g):
-        gx = gw = gb = None
-        if xt._node is not None:
-            gx = _conv_backward_input(g, W, padded_shape, pads, stride, dilation, groups)
-        if wt._node is not None:
-            gw = _conv_backward_weight(g, Xp, W.shape, stride, dilation, groups)
-        if bt is not None and bt._node is not None:
-            gb = x.sum(g, axis=(0, 2, 3))
-        return gx, gw, gb
-
-    return attach(out, "Conv2D", backward, xt, wt, bt)
+def _conv2d_rule(m, node, g):
+    """Input and weight gradients are the convolution's two adjoints (see :mod:`.conv_grads`)."""
+    cols, X, W = node.unpack(m)
+    geometry = node.info
+    need_x, need_w = node.inputs[0] is not None, node.inputs[1] is not None
+    gx, gw = m.call(_conv_grads.backward_arrays, _conv_grads.backward_ops, g, cols, X, W, geometry, need_x, need_w)
+    gb = m.sum(g, axis=(0, 2, 3)) if node.inputs[2] is not None else None
+    return gx, gw, gb
 
 
 def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
@@ -381,24 +301,22 @@ def _max_pool(xt, kernel, stride, dilation, pads, ceil_mode, return_indices, op)
         arg = arg + x.astype(better, x.int64) * (k - arg)  # integer blend: exact, and no branch per element
     if len(slices) == 1:  # a 1x1 window: the slice is a view of the input, so copy it
         best = x.asarray(best, copy=True)
-    out = wrap(best) if not recording else None
     if recording:
-        padded_shape = Xp.shape
-        h, w = X.shape[2], X.shape[3]
-
-        def backward(g):
-            dX = _full(padded_shape, 0, g)
-            zero = x.zeros_like(g)
-            for k, (rs, cs) in enumerate(slices):
-                dX[:, :, rs, cs] += x.where(arg == k, g, zero)
-            top, left = full_pads[0], full_pads[2]
-            return (dX[:, :, top:top + h, left:left + w],)
-
-        out = attach(best, "MaxPool", backward, xt)
+        plan = _pool_grads.MaxPoolPlan(False, kernel, X.shape, best.shape, slices, full_pads, Xp.shape)
+        out = record(best, "MaxPool", _max_pool_rule, (xt,), (arg,), (None,), plan)
+    else:
+        out = wrap(best)
     if not return_indices:
         return out
     indices = _window_to_flat(arg, kernel, stride, dilation, full_pads, X.shape[3])
     return out, wrap(indices)
+
+
+def _max_pool_rule(m, node, g):
+    """Each output gradient goes to its window's winner (the winners are constants)."""
+    (winners,) = node.unpack(m)
+    plan = node.info
+    return (m.call(plan.scatter, lambda t, w: _pool_grads.max_pool_scatter(t, w, plan), g, winners),)
 
 
 def _max_pool_tiles(xt, X, kernel, ho, wo, recording, return_indices, stride, dilation):
@@ -409,8 +327,8 @@ def _max_pool_tiles(xt, X, kernel, ho, wo, recording, return_indices, stride, di
     """
     best, winner = _pool_numpy.forward(X, kernel, ho, wo, recording or return_indices)
     if recording:
-        in_shape = X.shape
-        out = attach(best, "MaxPool", lambda g: (_pool_numpy.backward(g, winner, kernel, in_shape),), xt)
+        plan = _pool_grads.MaxPoolPlan(True, kernel, X.shape, best.shape)
+        out = record(best, "MaxPool", _max_pool_rule, (xt,), (winner,), (None,), plan)
     else:
         out = wrap(best)
     if not return_indices:
@@ -490,27 +408,14 @@ def _avg_pool(xt, kernel, stride, pads, ceil_mode, count_include_pad, divisor_ov
     divisor = _avg_divisor(X.shape, kernel, stride, pads, ho, wo, count_include_pad, divisor_override)
     if not isinstance(divisor, int):
         divisor = backend().from_host(divisor.astype(np.dtype(str(X.dtype).rsplit(".", 1)[-1])))
-    Xp = _pad(X, full_pads, 0)
     slices = list(_window_slices(*kernel, *stride, 1, 1, ho, wo))
-    total = None
-    for rs, cs in slices:
-        s = Xp[:, :, rs, cs]
-        total = s if total is None else total + s
-    out = total / divisor
+    h, w = X.shape[2], X.shape[3]
+    padded_shape = (X.shape[0], X.shape[1], h + full_pads[0] + full_pads[1], w + full_pads[2] + full_pads[3])
+    plan = _pool_grads.AvgPoolPlan(slices, divisor, full_pads, padded_shape, X.shape)
+    out = plan.forward(X)
     if _ag._depth == 0 or xt._node is None:
         return wrap(out)
-    padded_shape = Xp.shape
-    h, w = X.shape[2], X.shape[3]
-
-    def backward(g):
-        share = g / divisor
-        dX = _full(padded_shape, 0, g)
-        for rs, cs in slices:
-            dX[:, :, rs, cs] += share
-        top, left = full_pads[0], full_pads[2]
-        return (dX[:, :, top:top + h, left:left + w],)
-
-    return attach(out, "AvgPool", backward, xt)
+    return record(out, "AvgPool", _pool_grads._avg_rule, (xt,), info=plan)
 
 
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
@@ -564,8 +469,11 @@ def _bias_add(input_x, bias, channel_axis, op):
     out = X + x.reshape(B, tuple(shape))
     if _ag._depth == 0 or (xt._node is None and bt._node is None):
         return wrap(out)
-    others = tuple(i for i in range(xt.ndim) if i != axis)
-    return attach(out, "BiasAdd", lambda g: (g, x.sum(g, axis=others)), xt, bt)
+    return record(out, "BiasAdd", _bias_add_rule, (xt, bt), info=tuple(i for i in range(xt.ndim) if i != axis))
+
+
+def _bias_add_rule(m, node, g):
+    return (g, m.sum(g, axis=node.info) if node.inputs[1] is not None else None)
 
 
 def bias_add(input_x, bias):
@@ -626,21 +534,24 @@ def dense(input, weight, bias=None):
         out = x.reshape(out, tuple(out.shape[:-1]))
     if _ag._depth == 0 or (xt._node is None and wt._node is None and (bt is None or bt._node is None)):
         return wrap(out)
-    in_shape = X.shape
+    info = (tuple(W.shape), None if bt is None else tuple(bt._data.shape))
+    return record(out, "Dense", _dense_rule, (xt, wt, bt), (X, W), (0, 1), info)
 
-    def backward(g):
-        g2 = x.reshape(g, (-1, W2.shape[0]))
-        gx = gw = gb = None
-        if xt._node is not None:
-            gx = x.reshape(x.matmul(g2, W2), in_shape)
-        if wt._node is not None:
-            gw = x.matmul(x.matrix_transpose(g2), x.reshape(X, (-1, in_shape[-1])))
-            gw = x.reshape(gw, W.shape)
-        if bt is not None and bt._node is not None:
-            gb = unbroadcast(x.sum(g2, axis=0), bt._data.shape)
-        return gx, gw, gb
 
-    return attach(out, "Dense", backward, xt, wt, bt)
+def _dense_rule(m, node, g):
+    """``x @ W.T + b``: ``dx = g @ W``, ``dW = g.T @ x`` (over all leading axes), ``db = sum g``."""
+    X, W = node.unpack(m)
+    w_shape, b_shape = node.info
+    W2 = W if len(w_shape) == 2 else m.reshape(W, (1, w_shape[0]))
+    g2 = m.reshape(g, (-1, W2.shape[0]))
+    gx = gw = gb = None
+    if node.inputs[0] is not None:
+        gx = m.reshape(m.matmul(g2, W2), X.shape)
+    if node.inputs[1] is not None:
+        gw = m.reshape(m.matmul(m.mT(g2), m.reshape(X, (-1, X.shape[-1]))), w_shape)
+    if node.inputs[2] is not None:
+        gb = m.sum_to(m.sum(g2, axis=0), b_shape)
+    return gx, gw, gb
 
 
 linear = dense

@@ -14,6 +14,12 @@ with the *unbiased* batch variance for ``running_var`` (the normalisation
 itself uses the biased one).  The update rebinds the running tensors' data
 and is never recorded for autograd.
 
+Both are *fused* ops: one node whose rule uses the normalised ``x_hat`` and
+``1 / std`` kept from the forward pass.  Those are constants to the rule, so
+when a second derivative may be taken (``autograd.higher_order``) the same
+forward text (:func:`_normalize`, written in the rule namespace) runs on
+Tensors instead, and the op is recorded as its simpler steps.
+
 >>> import cellkit as ms
 >>> from cellkit import ops
 >>> x = ms.Tensor([[1.0, 2.0], [3.0, 6.0]])
@@ -29,9 +35,14 @@ from __future__ import annotations
 import numbers
 
 from .. import autograd as _ag
+from .. import backend as _backend
+from .. import dtype as _dt
 from .. import recompute as _rc
 from ..tensor import Tensor
-from ._core import attach, float_array, normalize_axis, tensor_arg, wrap, xp
+from ._core import float_array, normalize_axis, record, tensor_arg, wrap, xp
+from . import _rule_math
+from ._rule_math import array_math
+from .creation import cast
 from .primitive import Primitive, prim_attr_register
 
 __all__ = ["batch_norm", "layer_norm", "BatchNorm", "LayerNorm"]
@@ -96,55 +107,95 @@ def _batch_norm(input_x, running_mean, running_var, weight, bias, training, mome
         stats.append(value)
     rm_t, rv_t = stats
 
-    x = xp()
     axes = (0,) + tuple(range(2, X.ndim))
     bshape = (1, channels) + (1,) * (X.ndim - 2)
     count = X.size // channels
+    if training and count < 2:
+        raise ValueError(
+            f"For '{op}', training needs more than one value per channel to compute a variance, "
+            f"but the input has shape {xt.shape}"
+        )
+    eval_inputs = () if training else (rm_t, rv_t)
+    if _ag.higher_order(xt, wt, bt, *eval_inputs):
+        out, mean, var = _batch_norm_composite(xt, X, wt, bt, rm_t, rv_t, axes, bshape, eps, training)
+    else:
+        m = array_math(_backend._current)
+        stats = (None, None) if training else (_as_dtype(rm_t._data, X.dtype), _as_dtype(rv_t._data, X.dtype))
+        out, mean, var, x_hat, rstd = _normalize(m, X, W, B, *stats, axes, bshape, eps)
+    batch_stats = (None, None)
     if training:
-        if count < 2:
-            raise ValueError(
-                f"For '{op}', training needs more than one value per channel to compute a variance, "
-                f"but the input has shape {xt.shape}"
-            )
-        mean = x.mean(X, axis=axes)
-        centered = X - x.reshape(mean, bshape)
-        var = x.mean(centered * centered, axis=axes)
+        x = xp()
+        mean, var = x.reshape(mean, (channels,)), x.reshape(var, (channels,))
         if not (_rc._regions and _rc.replaying()):  # a recompute replay must not count the batch twice
             _update_running(rm_t, mean, momentum)
             _update_running(rv_t, var * (count / (count - 1)), momentum)
+        batch_stats = (mean, var)
+    if not isinstance(out, Tensor):
+        if _ag._depth == 0 or not any(_on_tape(t) for t in (xt, wt, bt) + eval_inputs):
+            return wrap(out), batch_stats
+        out = record(out, "BatchNorm", _batch_norm_rule, (xt, wt, bt) + eval_inputs,
+                     (x_hat, rstd, W), (None, None, None), (axes, bshape, training))
+    return out, batch_stats
+
+
+def _normalize(m, X, W, B, mean, var, axes, shape, eps):
+    """``(x - mean) / sqrt(var + eps) * W + B`` in namespace ``m``; batch statistics when ``mean`` is None.
+
+    Returns ``(out, mean, var, x_hat, rstd)``, the statistics with their axes kept.
+    ``W``, ``B``, ``mean`` and ``var`` are reshaped to ``shape`` (per channel),
+    or used as they are when ``shape`` is None (layer norm).
+    """
+    if mean is None:
+        mean = m.mean(X, axis=axes, keepdims=True)
+        centered = X - mean
+        var = m.mean(centered * centered, axis=axes, keepdims=True)
     else:
-        mean = _as_dtype(rm_t._data, X.dtype)
-        var = _as_dtype(rv_t._data, X.dtype)
-        centered = X - x.reshape(mean, bshape)
-    rstd = 1 / x.sqrt(var + eps)
-    rstd_b = x.reshape(rstd, bshape)
-    x_hat = centered * rstd_b
+        if shape is not None:
+            mean, var = m.reshape(mean, shape), m.reshape(var, shape)
+        centered = X - mean
+    rstd = 1 / m.sqrt(var + eps)
+    x_hat = centered * rstd
     out = x_hat
     if W is not None:
-        out = out * x.reshape(W, bshape)
+        out = out * (W if shape is None else m.reshape(W, shape))
     if B is not None:
-        out = out + x.reshape(B, bshape)
-    batch_stats = (mean, var) if training else (None, None)
-    eval_inputs = () if training else (rm_t, rv_t)
-    if _ag._depth == 0 or not any(_on_tape(t) for t in (xt, wt, bt) + eval_inputs):
-        return wrap(out), batch_stats
+        out = out + (B if shape is None else m.reshape(B, shape))
+    return out, mean, var, x_hat, rstd
 
-    def backward(g):
-        gw = x.sum(g * x_hat, axis=axes) if _on_tape(wt) else None
-        gb = x.sum(g, axis=axes) if _on_tape(bt) else None
-        g_hat = g if W is None else g * x.reshape(W, bshape)
-        if training:
-            # x_hat depends on x through the batch mean and variance as well.
-            mean_g = x.mean(g_hat, axis=axes, keepdims=True)
-            mean_gx = x.mean(g_hat * x_hat, axis=axes, keepdims=True)
-            gx = (g_hat - mean_g - x_hat * mean_gx) * rstd_b
-            return gx, gw, gb
-        gx = g_hat * rstd_b if _on_tape(xt) else None
-        g_mean = -x.sum(g_hat, axis=axes) * rstd if _on_tape(rm_t) else None
-        g_var = (x.sum(g_hat * x_hat, axis=axes) * rstd * rstd * -0.5) if _on_tape(rv_t) else None
-        return gx, gw, gb, g_mean, g_var
 
-    return attach(out, "BatchNorm", backward, xt, wt, bt, *eval_inputs), batch_stats
+def _float_like(t, dtype):
+    """A Tensor input as the backend ``dtype`` (recorded, so its gradient flows back), or None."""
+    return None if t is None else cast(t, _dt.dtype_of_array_dtype(dtype))
+
+
+def _batch_norm_composite(xt, X, wt, bt, rm_t, rv_t, axes, bshape, eps, training):
+    """Batch norm recorded step by step (for a gradient of a gradient); returns arrays of the statistics."""
+    m = _rule_math.TENSOR_MATH
+    x_t = _float_like(xt, X.dtype)
+    stats = (None, None) if training else (_float_like(rm_t, X.dtype), _float_like(rv_t, X.dtype))
+    out, mean, var, _, _ = _normalize(m, x_t, _float_like(wt, X.dtype), _float_like(bt, X.dtype), *stats,
+                                      axes, bshape, eps)
+    return out, mean._data, var._data
+
+
+def _batch_norm_rule(m, node, g):
+    """The batch-norm backward from the kept ``x_hat`` and ``1 / std`` (first order)."""
+    x_hat, rstd, W = node.unpack(m)
+    axes, bshape, training = node.info
+    inputs = node.inputs
+    gw = m.sum(g * x_hat, axis=axes) if inputs[1] is not None else None
+    gb = m.sum(g, axis=axes) if inputs[2] is not None else None
+    g_hat = g if W is None else g * m.reshape(W, bshape)
+    if training:
+        # x_hat depends on x through the batch mean and variance as well.
+        mean_g = m.mean(g_hat, axis=axes, keepdims=True)
+        mean_gx = m.mean(g_hat * x_hat, axis=axes, keepdims=True)
+        return (g_hat - mean_g - x_hat * mean_gx) * rstd, gw, gb
+    gx = g_hat * rstd if inputs[0] is not None else None
+    g_mean = -m.reshape(m.sum(g_hat, axis=axes, keepdims=True) * rstd, (-1,)) if inputs[3] is not None else None
+    g_var = (m.reshape(m.sum(g_hat * x_hat, axis=axes, keepdims=True) * rstd * rstd * -0.5, (-1,))
+             if inputs[4] is not None else None)
+    return gx, gw, gb, g_mean, g_var
 
 
 def _as_dtype(a, dtype):
@@ -199,38 +250,36 @@ def _layer_norm(xt, begin_axis, params_axis, weight, bias, eps, op):
     Returns ``(output Tensor, mean array, variance array)`` (statistics keep their axes).
     """
     X = float_array(xt, op)
-    x = xp()
     ndim = X.ndim
     axes = tuple(range(begin_axis, ndim))
     param_shape = tuple(X.shape[params_axis:])
     wt, W = _param_array(weight, "weight", op, param_shape, X.dtype, ("input", X.shape))
     bt, B = _param_array(bias, "bias", op, param_shape, X.dtype, ("input", X.shape))
-    mean = x.mean(X, axis=axes, keepdims=True)
-    centered = X - mean
-    var = x.mean(centered * centered, axis=axes, keepdims=True)
-    rstd = 1 / x.sqrt(var + eps)
-    x_hat = centered * rstd
-    out = x_hat
-    if W is not None:
-        out = out * W
-    if B is not None:
-        out = out + B
+    if _ag.higher_order(xt, wt, bt):
+        m = _rule_math.TENSOR_MATH
+        out, mean, var, _, _ = _normalize(m, _float_like(xt, X.dtype), _float_like(wt, X.dtype),
+                                          _float_like(bt, X.dtype), None, None, axes, None, eps)
+        return out, mean._data, var._data
+    out, mean, var, x_hat, rstd = _normalize(array_math(_backend._current), X, W, B, None, None, axes, None, eps)
     if _ag._depth == 0 or not any(_on_tape(t) for t in (xt, wt, bt)):
         return wrap(out), mean, var
-    lead = tuple(range(params_axis))
+    return record(out, "LayerNorm", _layer_norm_rule, (xt, wt, bt), (x_hat, rstd, W), (None, None, None),
+                  (axes, tuple(range(params_axis)))), mean, var
 
-    def backward(g):
-        gw = x.sum(g * x_hat, axis=lead) if _on_tape(wt) else None
-        gb = x.sum(g, axis=lead) if _on_tape(bt) else None
-        gx = None
-        if _on_tape(xt):
-            g_hat = g if W is None else g * W
-            mean_g = x.mean(g_hat, axis=axes, keepdims=True)
-            mean_gx = x.mean(g_hat * x_hat, axis=axes, keepdims=True)
-            gx = (g_hat - mean_g - x_hat * mean_gx) * rstd
-        return gx, gw, gb
 
-    return attach(out, "LayerNorm", backward, xt, wt, bt), mean, var
+def _layer_norm_rule(m, node, g):
+    """The layer-norm backward from the kept ``x_hat`` and ``1 / std`` (first order)."""
+    x_hat, rstd, W = node.unpack(m)
+    axes, lead = node.info
+    gw = m.sum(g * x_hat, axis=lead) if node.inputs[1] is not None else None
+    gb = m.sum(g, axis=lead) if node.inputs[2] is not None else None
+    gx = None
+    if node.inputs[0] is not None:
+        g_hat = g if W is None else g * W
+        mean_g = m.mean(g_hat, axis=axes, keepdims=True)
+        mean_gx = m.mean(g_hat * x_hat, axis=axes, keepdims=True)
+        gx = (g_hat - mean_g - x_hat * mean_gx) * rstd
+    return gx, gw, gb
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):

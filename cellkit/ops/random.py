@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import autograd as _ag
 from .. import seed as _seed
-from ._core import attach, backend, float_array, tensor_arg, wrap, xp
+from ._core import backend, float_array, record, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
 
 __all__ = ["dropout", "Dropout"]
@@ -69,7 +69,13 @@ def _apply_mask(t, a, keep, scale, op):
     out = a * (x.astype(keep, a.dtype) * scale)
     if _ag._depth == 0 or t._node is None:
         return wrap(out)
-    return attach(out, op, lambda g: (g * (x.astype(keep, g.dtype) * scale),), t)
+    return record(out, op, _dropout_rule, (t,), (keep,), (None,), scale)
+
+
+def _dropout_rule(m, node, g):
+    """The same mask and scale as the forward pass (the mask is a constant)."""
+    (keep,) = node.unpack(m)
+    return (g * (m.mask(keep, g) * node.info),)
 
 
 def dropout(input, p=0.5, training=True, seed=None):

@@ -15,17 +15,18 @@ import builtins
 from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
-from ._core import attach, float_array, normalize_axes, normalize_axis, tensor_arg, wrap, xp
+from ..autograd import OUTPUT
+from ._core import float_array, normalize_axes, normalize_axis, record, tensor_arg, wrap, xp
 
 __all__ = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "amax", "amin", "reduce_sum"]
 
 
-def _expand_back(g, x_shape, axes, keepdims):
-    """Reshape a reduced gradient so it broadcasts against the input again."""
+def _expand_back(m, g, x_shape, axes, keepdims):
+    """Reshape a reduced gradient (or value) so it broadcasts against the input again."""
     if keepdims:
         return g
     shape = [1 if i in axes else d for i, d in enumerate(x_shape)]
-    return xp().reshape(g, tuple(shape))
+    return m.reshape(g, tuple(shape))
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
@@ -48,13 +49,13 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     out = xs.sum(counted, axis=axes, keepdims=bool(keepdim), dtype=target)
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    shape = arr.shape
+    return record(out, "ReduceSum", _sum_rule, (x,), info=(arr.shape, axes, bool(keepdim), arr.dtype))
 
-    def backward(g):
-        g = _expand_back(g, shape, axes, keepdim)
-        return (xs.astype(xs.broadcast_to(g, shape), arr.dtype),)
 
-    return attach(out, "ReduceSum", backward, x)
+def _sum_rule(m, node, g):
+    """Every summed element gets the gradient of its sum."""
+    shape, axes, keepdims, dtype = node.info
+    return (m.astype(m.broadcast_to(_expand_back(m, g, shape, axes, keepdims), shape), dtype),)
 
 
 def reduce_sum(input, axis=None, keep_dims=False):
@@ -79,16 +80,16 @@ def mean(x, axis=None, keep_dims=False):
     out = xs.mean(arr, axis=axes, keepdims=bool(keep_dims))
     if _ag._depth == 0 or t._node is None:
         return wrap(out)
-    shape = arr.shape
+    return record(out, "ReduceMean", _mean_rule, (t,), info=(arr.shape, axes, bool(keep_dims)))
+
+
+def _mean_rule(m, node, g):
+    """Each element gets ``1 / count`` of the gradient of its mean."""
+    shape, axes, keepdims = node.info
     count = 1
     for a in axes:
         count *= shape[a]
-
-    def backward(g):
-        g = _expand_back(g, shape, axes, keep_dims)
-        return (xs.broadcast_to(g / count, shape),)
-
-    return attach(out, "ReduceMean", backward, t)
+    return (m.broadcast_to(_expand_back(m, g, shape, axes, keepdims) / count, shape),)
 
 
 def _extreme(input, axis, keepdims, name, find):
@@ -105,16 +106,22 @@ def _extreme(input, axis, keepdims, name, find):
     out = find(arr, axis=axes, keepdims=bool(keepdims))
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    shape = arr.shape
+    # Which elements are extreme (a constant: the derivative of the choice is zero), shared per tie.
+    winners = xs.astype(arr == (out if keepdims else xs.reshape(out, _kept_shape(arr.shape, axes))), arr.dtype)
+    share = winners / xs.sum(winners, axis=axes, keepdims=True)
+    return record(out, "Reduce" + name.capitalize(), _extreme_rule, (x,), (share,), (None,),
+                  (arr.shape, axes, bool(keepdims)))
 
-    def backward(g):
-        kept = _expand_back(out, shape, axes, keepdims)
-        mask = xs.astype(arr == kept, g.dtype)
-        count = xs.sum(mask, axis=axes, keepdims=True)
-        g = _expand_back(g, shape, axes, keepdims)
-        return (mask * g / count,)
 
-    return attach(out, "Reduce" + name.capitalize(), backward, x)
+def _kept_shape(shape, axes):
+    return tuple(1 if i in axes else d for i, d in enumerate(shape))
+
+
+def _extreme_rule(m, node, g):
+    """The gradient goes to the extreme elements, shared equally among ties."""
+    (share,) = node.unpack(m)
+    shape, axes, keepdims = node.info
+    return (share * _expand_back(m, g, shape, axes, keepdims),)
 
 
 def _extreme_with_index(input, axis, keepdims, name, find, arg_find):
@@ -137,17 +144,14 @@ def _extreme_with_index(input, axis, keepdims, name, find, arg_find):
     indices = wrap(index)
     if _ag._depth == 0 or x._node is None:
         return wrap(out), indices
-    shape = arr.shape
-
-    def backward(g):
-        be = _backend._current
-        n = shape[ax] if arr.ndim else 1
-        positions = xs.arange(n, device=be.device) if not be.is_numpy else xs.arange(n)
-        positions = xs.reshape(positions, tuple(n if i == ax else 1 for i in range(arr.ndim)))
-        picked = xs.astype(_expand_back(index, shape, (ax,), keepdims) == positions, g.dtype)
-        return (picked * _expand_back(g, shape, (ax,), keepdims),)
-
-    return attach(out, "ArgMaxWithValue" if name == "max" else "ArgMinWithValue", backward, x), indices
+    be = _backend._current
+    n = arr.shape[ax]
+    positions = xs.arange(n, device=be.device) if not be.is_numpy else xs.arange(n)
+    positions = xs.reshape(positions, tuple(n if i == ax else 1 for i in range(arr.ndim)))
+    kept_index = index if keepdims else xs.reshape(index, _kept_shape(arr.shape, (ax,)))
+    picked = xs.astype(kept_index == positions, arr.dtype)  # one-hot of the chosen element: a constant
+    name = "ArgMaxWithValue" if name == "max" else "ArgMinWithValue"
+    return record(out, name, _extreme_rule, (x,), (picked,), (None,), (arr.shape, (ax,), bool(keepdims))), indices
 
 
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
@@ -215,10 +219,11 @@ def prod(input, axis=None, keep_dims=False, dtype=None):
     out = xs.prod(arr, axis=axes, keepdims=bool(keep_dims))
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    shape = arr.shape
+    return record(out, "ReduceProd", _prod_rule, (x,), (arr, out), (0, OUTPUT), (arr.shape, axes, bool(keep_dims)))
 
-    def backward(g):
-        kept = _expand_back(out, shape, axes, keep_dims)
-        return (_expand_back(g, shape, axes, keep_dims) * kept / arr,)
 
-    return attach(out, "ReduceProd", backward, x)
+def _prod_rule(m, node, g):
+    """d prod(x) / dx_i = prod(x) / x_i (which needs every x_i to be non-zero)."""
+    arr, out = node.unpack(m)
+    shape, axes, keepdims = node.info
+    return (_expand_back(m, g, shape, axes, keepdims) * _expand_back(m, out, shape, axes, keepdims) / arr,)

@@ -20,7 +20,7 @@ from .. import backend as _backend
 from .. import dtype as _dt
 from ..tensor import Tensor
 from ..tensor import check_allocation
-from ._core import _promote_pair, attach, describe, int_arg, normalize_axis, tensor_arg, unbroadcast, wrap, xp
+from ._core import _promote_pair, describe, int_arg, normalize_axis, record, tensor_arg, wrap, xp
 
 __all__ = [
     "reshape", "transpose", "permute", "swapaxes", "expand_dims", "unsqueeze", "squeeze", "concat",
@@ -60,8 +60,11 @@ def reshape(input, shape):
         ) from None
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    old_shape = arr.shape
-    return attach(out, "Reshape", lambda g: (xp().reshape(g, old_shape),), x)
+    return record(out, "Reshape", _reshape_rule, (x,), info=tuple(arr.shape))
+
+
+def _reshape_rule(m, node, g):
+    return (m.reshape(g, node.info),)
 
 
 def transpose(input, dims):
@@ -80,8 +83,12 @@ def transpose(input, dims):
     out = xp().permute_dims(arr, perm)
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    inverse = tuple(int(i) for i in np.argsort(perm))
-    return attach(out, "Transpose", lambda g: (xp().permute_dims(g, inverse),), x)
+    return record(out, "Transpose", _transpose_rule, (x,), info=tuple(int(i) for i in np.argsort(perm)))
+
+
+def _transpose_rule(m, node, g):
+    """The gradient goes back through the inverse permutation."""
+    return (m.permute(g, node.info),)
 
 
 def permute(input, axis):
@@ -191,19 +198,21 @@ def concat(tensors, axis=0):
     out = xp().concat(arrays, axis=axis)
     if _ag._depth == 0 or all(t._node is None for t in ts):
         return wrap(out)
-    sizes = [a.shape[axis] for a in arrays]
-    dtypes = [t._data.dtype for t in ts]
+    info = (axis, tuple(a.shape[axis] for a in arrays), tuple(t._data.dtype for t in ts))
+    return record(out, "Concat", _concat_rule, ts, info=info)
 
-    def backward(g):
-        grads, start = [], 0
-        for size, dt in zip(sizes, dtypes):
-            index = (slice(None),) * axis + (slice(start, start + size), Ellipsis)
-            piece = g[index]
-            grads.append(piece if piece.dtype == dt else xp().astype(piece, dt))
-            start += size
-        return tuple(grads)
 
-    return attach(out, "Concat", backward, *ts)
+def _concat_rule(m, node, g):
+    """Each input gets its own slice of the gradient back."""
+    axis, sizes, dtypes = node.info
+    grads, start = [], 0
+    for size, dt, parent in zip(sizes, dtypes, node.inputs):
+        if parent is not None:
+            grads.append(m.astype(g[(slice(None),) * axis + (slice(start, start + size), Ellipsis)], dt))
+        else:
+            grads.append(None)
+        start += size
+    return tuple(grads)
 
 
 cat = concat
@@ -309,17 +318,17 @@ def tile(input, dims):
     out = xs.tile(base, reps)
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    base_shape = base.shape
+    return record(out, "Tile", _tile_rule, (x,), info=(reps, tuple(base.shape), tuple(arr.shape)))
 
-    def backward(g):
-        # Fold each repeated axis into (repeats, size) and sum the repeats away.
-        folded = []
-        for r, d in zip(reps, base_shape):
-            folded += [r, d]
-        g = xs.sum(xs.reshape(g, tuple(folded)), axis=tuple(range(0, 2 * len(reps), 2)))
-        return (xs.reshape(g, arr.shape),)
 
-    return attach(out, "Tile", backward, x)
+def _tile_rule(m, node, g):
+    """Fold each repeated axis into (repeats, size) and sum the repeats away."""
+    reps, base_shape, shape = node.info
+    folded = []
+    for r, d in zip(reps, base_shape):
+        folded += [r, d]
+    g = m.sum(m.reshape(g, tuple(folded)), axis=tuple(range(0, 2 * len(reps), 2)))
+    return (m.reshape(g, shape),)
 
 
 def broadcast_to(input, shape):
@@ -341,13 +350,36 @@ def broadcast_to(input, shape):
         raise ValueError(f"For 'broadcast_to', the shape {tuple(arr.shape)} cannot be broadcast to {tuple(target)}") from None
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    return attach(out, "BroadcastTo", lambda g: (unbroadcast(g, arr.shape),), x)
+    return record(out, "BroadcastTo", _broadcast_to_rule, (x,), info=tuple(arr.shape))
+
+
+def _broadcast_to_rule(m, node, g):
+    return (m.sum_to(g, node.info),)
 
 
 # -- gathering and indexing ------------------------------------------------------
-def _scatter_add_rows(rows, index, length):
-    """Sum ``rows[i]`` into row ``index[i]`` of a zero array with ``length`` rows."""
-    return _backend._current.scatter_add_rows(rows, index, length)
+def scatter_add_rows(rows, index, length):
+    """Sum ``rows[i]`` into row ``index[i]`` of a zero Tensor with ``length`` rows.
+
+    The adjoint of gathering rows: it is what a gather's gradient does, and
+    its own gradient gathers again (so gathers differentiate to any order).
+    ``index`` is a 1-D integer Tensor or array.
+
+    >>> import cellkit as ms
+    >>> print(scatter_add_rows(ms.Tensor([1.0, 2.0, 3.0]), ms.Tensor([0, 2, 0]), 3))
+    [4. 0. 2.]
+    """
+    r = tensor_arg(rows, "rows", "scatter_add_rows")
+    idx = index._data if isinstance(index, Tensor) else index
+    out = _backend._current.scatter_add_rows(r._data, idx, length)
+    if _ag._depth == 0 or r._node is None:
+        return wrap(out)
+    return record(out, "ScatterAddRows", _scatter_add_rows_rule, (r,), (idx,), (None,))
+
+
+def _scatter_add_rows_rule(m, node, g):
+    (index,) = node.unpack(m)
+    return (m.take(g, index, 0),)
 
 
 def _int_index_array(indices, op, name="input_indices"):
@@ -393,13 +425,15 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     out = xs.reshape(taken, out_shape)
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
+    return record(out, "Gather", _gather_rule, (x,), (flat_index,), (None,), (axis, length, tuple(taken.shape)))
 
-    def backward(g):
-        moved = xs.moveaxis(xs.reshape(g, taken.shape), axis, 0)
-        summed = _scatter_add_rows(moved, flat_index, length)
-        return (xs.moveaxis(summed, 0, axis),)
 
-    return attach(out, "Gather", backward, x)
+def _gather_rule(m, node, g):
+    """The gathered rows' gradients are added back into the rows they came from."""
+    (flat_index,) = node.unpack(m)
+    axis, length, taken_shape = node.info
+    moved = m.moveaxis(m.reshape(g, taken_shape), axis, 0)
+    return (m.moveaxis(m.scatter_add_rows(moved, flat_index, length), 0, axis),)
 
 
 def take(input, indices, axis=None):
@@ -500,77 +534,110 @@ def getitem(input, key):
     test device) apply basic keys, one integer array and one boolean mask
     directly; other advanced keys (an index array beside slices ...) are
     resolved on the host into flat positions and gathered on the device.
+    The backward of picking is putting back (:func:`_index_put`), whose own
+    backward picks again: indexing differentiates to any order.
     """
     x = tensor_arg(input, "input", "getitem")
     arr = x._data
     be = _backend._current
-    if be.is_numpy:
-        return _getitem_numpy(x, arr, key)
-    xs = be.xp
     index, basic = _index_key(key)
-    positions = None
-    if basic:
-        mode, native = "basic", index
+    if be.is_numpy:
+        plan = _IndexPlan("basic" if basic else "add", index)
+    elif basic:
+        plan = _IndexPlan("basic", index)
     elif _is_whole_array_key(index) and _dt.dtype_of(index) is _dt.bool_:
-        mode, native = "mask", index  # a mask must be the sole index in the array API
+        plan = _IndexPlan("mask", index)  # a mask must be the sole index in the array API
     elif _is_whole_array_key(index) and arr.ndim:
         # One integer array picks rows: the array API spells that ``take``.
+        xs = be.xp
         try:
             return gather(x, wrap(xs.where(index < 0, index + arr.shape[0], index)), 0)
         except ValueError as exc:
             raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
     else:
-        mode, native = "positions", None
-    try:
-        if native is not None:
-            out = arr[native]
-        else:
+        try:
             positions = np.arange(int(np.prod(arr.shape)), dtype=np.int64).reshape(arr.shape)[_host_key(key)]
-    except IndexError as exc:
-        raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
-    if positions is not None:
-        flat = xs.take(xs.reshape(arr, (-1,)), be.from_host(positions.reshape(-1)), axis=0)
-        out = xs.reshape(flat, positions.shape)
-    if _ag._depth == 0 or x._node is None:
-        return wrap(out)
-    size = int(np.prod(arr.shape))
-
-    def backward(g):
-        if mode in ("basic", "mask"):  # each element is picked at most once: assign
-            grad = xs.zeros(arr.shape, dtype=g.dtype, device=be.device)
-            if mode == "basic":
-                # The array API refuses ``None`` when assigning: drop the new axes
-                # (all of length 1) from both the key and the gradient.
-                target = tuple(p for p in native if p is not None)
-                grad[target] = g if len(target) == len(native) else xs.reshape(g, _basic_shape(arr.shape, target))
-            else:
-                grad[native] = g
-            return (grad,)
-        where = be.from_host(positions.reshape(-1))
-        summed = _scatter_add_rows(xs.reshape(g, (-1,)), where, size)
-        return (xs.reshape(summed, arr.shape),)
-
-    return attach(out, "Getitem", backward, x)
-
-
-def _getitem_numpy(x, arr, key):
-    index, basic = _index_key(key)
+        except IndexError as exc:
+            raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
+        plan = _IndexPlan("positions", be.from_host(positions.reshape(-1)), positions.shape)
     try:
-        out = arr[index]
+        out = plan.pick(arr)
     except (IndexError, OverflowError) as exc:
         raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
+    return record(out, "Getitem", _getitem_rule, (x,), info=(tuple(arr.shape), plan))
 
-    def backward(g):
-        grad = np.zeros(arr.shape, dtype=g.dtype)
-        if basic:
-            grad[index] = g
+
+class _IndexPlan:
+    """How a key picks elements on this backend, and how to put gradients back there.
+
+    ``mode``: ``'basic'`` (ints, slices: every element at most once),
+    ``'add'`` (NumPy advanced indexing: repeats add up), ``'mask'`` (one
+    boolean array) or ``'positions'`` (flat positions resolved on the host,
+    ``key`` is then a 1-D position array and ``shape`` the result's shape).
+    """
+
+    __slots__ = ("mode", "key", "shape")
+
+    def __init__(self, mode, key, shape=None):
+        self.mode, self.key, self.shape = mode, key, shape
+
+    def pick(self, arr):
+        if self.mode == "positions":
+            xs = xp()
+            return xs.reshape(xs.take(xs.reshape(arr, (-1,)), self.key, axis=0), self.shape)
+        return arr[self.key]
+
+    def put(self, g, shape):
+        """Zeros of ``shape`` holding ``g`` where the key picks (added where it picks twice)."""
+        be = _backend._current
+        xs = be.xp
+        if self.mode == "positions":
+            size = int(np.prod(shape))
+            return xs.reshape(be.scatter_add_rows(xs.reshape(g, (-1,)), self.key, size), shape)
+        if be.is_numpy:
+            grad = np.zeros(shape, dtype=g.dtype)
+            if self.mode == "add":
+                np.add.at(grad, self.key, g)
+            else:
+                grad[self.key] = g
+            return grad
+        grad = xs.zeros(shape, dtype=g.dtype, device=be.device)
+        if self.mode == "basic":
+            # The array API refuses ``None`` when assigning: drop the new axes
+            # (all of length 1) from both the key and the gradient.
+            target = tuple(p for p in self.key if p is not None)
+            grad[target] = g if len(target) == len(self.key) else xs.reshape(g, _basic_shape(shape, target))
         else:
-            np.add.at(grad, index, g)
-        return (grad,)
+            grad[self.key] = g
+        return grad
 
-    return attach(out, "Getitem", backward, x)
+
+def _getitem_rule(m, node, g):
+    shape, plan = node.info
+    return (m.call(plan.put, lambda t, s: _index_put(t, s, plan), g, shape),)
+
+
+def _index_put(g, shape, plan):
+    """The gradient of picking ``plan`` from a tensor of ``shape``, as an op (its gradient picks again)."""
+    out = plan.put(g._data, shape)
+    if _ag._depth == 0 or g._node is None:
+        return wrap(out)
+    return record(out, "IndexPut", _index_put_rule, (g,), info=plan)
+
+
+def _index_put_rule(m, node, g):
+    plan = node.info
+    return (m.call(plan.pick, lambda t: _index_pick(t, plan), g),)
+
+
+def _index_pick(x, plan):
+    """Pick ``plan`` from Tensor ``x`` (getitem with a key already resolved)."""
+    out = plan.pick(x._data)
+    if _ag._depth == 0 or x._node is None:
+        return wrap(out)
+    return record(out, "Getitem", _getitem_rule, (x,), info=(tuple(x.shape), plan))
 
 
 def setitem(input, key, value):

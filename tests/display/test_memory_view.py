@@ -338,12 +338,14 @@ def test_memory_graph_follows_forward_order_and_draws_without_dot(recomputed):
     assert "image/svg+xml" in g._repr_mimebundle_()
 
 
-def test_memory_graph_draws_look_alike_blocks_once(recomputed):
+def test_memory_graph_draws_look_alike_blocks_once():
+    recomputed = measure(blocks(5, recompute=True), "recompute")
     g = display.memory_graph(recomputed)
     heads = [n.lines[0] for n in g.nodes]
-    # block 0 differs (its input needs no gradient); blocks 1-3 fared alike and share one box, as do their children
+    # block 0 differs (its input needs no gradient) and so does block 4 (its output is freed in forward: the
+    # loss's sum keeps no input); blocks 1-3 fared alike and share one box, as do their children
     assert heads == ["recompute", "0", "0.up", "0.act", "0.down", "1 … 3", "1.up … 3.up", "1.act … 3.act",
-                     "1.down … 3.down"]
+                     "1.down … 3.down", "4", "4.up", "4.act", "4.down"]
     group = next(n for n in g.nodes if n.lines[0] == "1 … 3")
     assert group.lines[1] == "×3 alike, each:" and any(line.startswith("recomputed ") for line in group.lines)
     fates = memory_fates.cell_fates(recomputed)

@@ -33,7 +33,7 @@ def test_registry_marks_state_changing_ops():
 def test_registry_leaves_out_transforms_helpers_and_cells():
     assert registry.op_info(ops.grad.__code__) is None
     assert registry.op_info(nn.Dense.construct.__code__) is None
-    assert registry.is_transform_start(__import__("cellkit").transforms._Run.__init__.__code__)
+    assert registry.is_transform_start(__import__("cellkit").transforms._Tape.__init__.__code__)
 
 
 def test_registry_binds_a_frame_back_into_a_call():

@@ -2,8 +2,8 @@
 
 ``cellkit/ops/_conv_numpy.py`` (row-flattened windows, im2col in one
 copy, col2im by row shifts) and ``_pool_numpy.py`` (winner noted in the forward
-pass) are checked here against ``nn_ops``' portable array-API code, which
-shares none of their tricks, over geometries drawn by hypothesis: strides,
+pass) are checked here against the portable array-API code, which
+shares none of their tricks (``conv_grads`` for convolutions), over geometries drawn by hypothesis: strides,
 dilations, asymmetric paddings and groups.  Every case runs twice, the
 second time on the buffers the first one left in the cache, filled with NaN.
 """
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import cellkit as ms
 from cellkit import buffer_cache, ops
-from cellkit.ops import _conv_numpy, _pool_numpy, nn_ops
+from cellkit.ops import _conv_numpy, _pool_numpy, conv_grads, nn_ops
 from tests.ops.test_conv_pool import max_pool_ref
 
 
@@ -35,12 +35,11 @@ def conv_geometries(draw):
 
 
 def _portable(X, W, g, stride, dilation, pads, groups, ho, wo):
-    """Output and both gradients by nn_ops' array-API code (no fast path)."""
-    top, bottom, left, right = pads
-    Xp = np.pad(X, ((0, 0), (0, 0), (top, bottom), (left, right)))
-    out = nn_ops._conv_forward(Xp, W, stride, dilation, groups, ho, wo)
-    gx = nn_ops._conv_backward_input(g, W, Xp.shape, pads, stride, dilation, groups)
-    gw = nn_ops._conv_backward_weight(g, Xp, W.shape, stride, dilation, groups)
+    """Output and both gradients by conv_grads' array-API code (no fast path)."""
+    geometry = conv_grads.ConvGeometry(X.shape, W.shape, pads, stride, dilation, groups, ho, wo)
+    out = conv_grads.conv_forward_array(X, W, geometry)
+    gx = conv_grads.input_grad_array(g, W, geometry)
+    gw = conv_grads.weight_grad_array(X, g, geometry)
     return out, gx, gw
 
 
