@@ -176,7 +176,7 @@ def _pow_rule(m, node, g):
     if ib is not None:
         safe = m.where(A > 0, A, m.ones_like(A))
         grad_exponent = g * out * m.log(safe)
-        grad_exponent = m.where(A < 0, grad_exponent * float("nan"), grad_exponent)
+        grad_exponent = m.where(A < 0, m.zeros_like(grad_exponent) + float("nan"), grad_exponent)
         grad_exponent = m.where(A == 0, m.zeros_like(grad_exponent), grad_exponent)
     return _pair(m, node, grad_base, grad_exponent)
 
