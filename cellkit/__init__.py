@@ -18,7 +18,9 @@ from .seed import get_seed, set_seed
 from .tensor import Tensor, tensor
 from . import ops  # noqa: E402  (attaches Tensor's operators)
 from .parameter import Parameter, ParameterTuple
-from .transforms import GradOperation, grad, value_and_grad
+from .transforms import GradOperation, get_grad, grad, value_and_grad, vjp
+from .jacobians import jacfwd, jacrev, jvp
+from .vmap import vmap
 from . import common  # noqa: E402
 from .jit_config import JitConfig
 from . import nn  # noqa: E402  (ms.nn, as in MindSpore)
@@ -60,6 +62,6 @@ __all__ = [
     "Tensor", "tensor", "Parameter", "ParameterTuple", "DType", "float16", "float32", "float64",
     "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool_", "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
-    "GradOperation", "ops", "common", "backend", "dtype", "nn", "JitConfig",
+    "GradOperation", "get_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "ops", "common", "backend", "dtype", "nn", "JitConfig",
     "save_checkpoint", "load_checkpoint", "load_param_into_net", "trace", "jit", "graph", "runtime",
 ]

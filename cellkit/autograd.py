@@ -250,25 +250,6 @@ class no_recording:
         return False
 
 
-# The Cells whose custom ``bprop`` is running now (a transform started inside one is refused).
-_bprop_cells = []
-
-
-class inside_bprop:
-    """Context manager: ``cell``'s custom ``bprop`` runs in this block."""
-
-    def __init__(self, cell):
-        self.cell = cell
-
-    def __enter__(self):
-        _bprop_cells.append(self.cell)
-        return self
-
-    def __exit__(self, *exc):
-        _bprop_cells.pop()
-        return False
-
-
 class recording:
     """Context manager: record ops in this block (used by the transforms)."""
 

@@ -84,15 +84,6 @@ def _positions(grad_position, n_args):
     return positions, single
 
 
-def _refuse_inside_bprop():
-    if _ag._bprop_cells:
-        cell = _ag._bprop_cells[-1]
-        raise RuntimeError(
-            f"a gradient transform cannot run inside the custom bprop of {type(cell).__name__}: "
-            "a bprop computes gradients by hand, it does not take them"
-        )
-
-
 class _Tape:
     """A function run once on the tape: its leaves, its outputs, its weights' leaves.
 
@@ -101,7 +92,6 @@ class _Tape:
     """
 
     def __init__(self, fn, args, kwargs, positions, weights, has_aux):
-        _refuse_inside_bprop()
         args = list(args)
         self.input_leaves = []
         for p in positions:

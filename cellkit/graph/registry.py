@@ -38,7 +38,8 @@ _EFFECTFUL = frozenset({"setitem", "batch_norm", "BatchNorm", "set_data"})
 # Names outside cellkit.ops.random that draw random numbers.
 _RANDOM_NAMES = frozenset({"dropout", "Dropout"})
 # Functions of cellkit.ops that are not ops: gradient transforms and decorators.
-_NOT_OPS = frozenset({"grad", "value_and_grad", "GradOperation", "prim_attr_register"})
+_NOT_OPS = frozenset({"grad", "value_and_grad", "GradOperation", "prim_attr_register", "vjp", "jvp", "jacfwd",
+                      "jacrev", "vmap", "get_grad"})
 
 
 class OpInfo:

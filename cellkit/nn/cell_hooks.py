@@ -255,12 +255,11 @@ def _bprop_rule(m, node, g):
     tensors = iter(values[:-1])
     inputs = tuple(m.as_tensor(next(tensors)) if isinstance(a, Tensor) else a for a in plain)
     out, dout = m.as_tensor(values[-1]), m.as_tensor(g)
-    with _ag.inside_bprop(cell):
-        if m.tensors:
+    if m.tensors:
+        grads = cell.bprop(*inputs, out, dout)
+    else:
+        with _ag.no_recording():
             grads = cell.bprop(*inputs, out, dout)
-        else:
-            with _ag.no_recording():
-                grads = cell.bprop(*inputs, out, dout)
     grads = _as_tuple(grads)
     if len(grads) != len(plain):
         raise ValueError(

@@ -14,10 +14,12 @@ transform records, records its backward rule (the op pattern: ``ops/_core.py``).
 >>> print(ops.add(x, y))
 [5. 7. 9.]
 """
-from ..transforms import GradOperation, grad, value_and_grad  # noqa: F401
+from ..transforms import GradOperation, grad, value_and_grad, vjp  # noqa: F401
+from ..jacobians import jacfwd, jacrev, jvp  # noqa: F401
 from . import _tensor_methods  # noqa: F401  (gives Tensor its methods and operators)
 from .activation import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
+from .gradient_control import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
@@ -32,5 +34,6 @@ from .shape import *  # noqa: F401,F403
 # name ``norm`` to that module; MindSpore's ``ops.norm`` is the function.
 from .norms import norm  # noqa: F401,E402
 
+from ..vmap import vmap  # noqa: F401,E402  (ops.vmap, as in MindSpore)
 from . import _rule_math  # noqa: E402
 _rule_math._install()  # the tape's backward rules now have their array and Tensor namespaces

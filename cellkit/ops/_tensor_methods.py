@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import dtype as _dt
 from ..tensor import Tensor
-from . import creation, linalg, math, reduce, shape
+from . import creation, gradient_control, linalg, math, reduce, shape
 
 
 def _axes_or_none(axis):
@@ -194,6 +194,9 @@ _METHODS = {
     "float": _caster(_dt.float32, "float"), "half": _caster(_dt.float16, "half"),
     "double": _caster(_dt.float64, "double"), "int": _caster(_dt.int32, "int"),
     "long": _caster(_dt.int64, "long"), "bool": _caster(_dt.bool_, "bool"),
+    # gradient hooks
+    "register_hook": gradient_control.register_hook, "remove_hook": gradient_control.remove_hook,
+    "hooks": gradient_control.hooks,
 }
 
 for _name, _fn in _METHODS.items():

@@ -145,6 +145,9 @@ class SequentialCell(_IndexedCells):
 class CellList(_IndexedCells):
     """A list of Cells registered as children (iterate it in your own ``construct``)."""
 
+    # ``ms.vmap(cell_list)`` runs the i-th Cell on the i-th example (model ensembling).
+    _vmap_ensemble = True
+
     def __init__(self, *args, **kwargs):
         super().__init__(**kwargs)
         if len(args) == 1:
