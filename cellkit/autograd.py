@@ -299,21 +299,25 @@ def node_hooks(node):
 
 def tensor_hooks(tensor):
     """The registry of hooks of a Tensor that is not on a tape (yet): a Parameter, an input."""
-    registry = _tensor_hooks.get(tensor)
-    if registry is None:
-        registry = _tensor_hooks[tensor] = HookRegistry()
-    return registry
+    entry = _tensor_hooks.get(id(tensor))
+    if entry is None:
+        key = id(tensor)
+        # Keyed by identity (a Tensor's ``==`` is elementwise); the entry goes with the Tensor.
+        entry = _tensor_hooks[key] = (_weakref.ref(tensor, lambda _, key=key: _tensor_hooks.pop(key, None)),
+                                      HookRegistry())
+    return entry[1]
 
 
 # Hooks registered on Tensors that are not on a tape yet: they follow the Tensor onto the leaf
 # a transform makes for it (the same registry object, so removing a hook removes it there too).
-_tensor_hooks = _weakref.WeakKeyDictionary()
+_tensor_hooks = {}
 
 
 def copy_tensor_hooks(tensor, node):
     """Let ``node`` run the hooks registered on ``tensor`` while it was off the tape."""
     if _tensor_hooks:
-        registry = _tensor_hooks.get(tensor)
+        entry = _tensor_hooks.get(id(tensor))
+        registry = entry[1] if entry is not None and entry[0]() is tensor else None
         if registry:
             existing = _node_hooks.get(node)
             if existing is None:

@@ -173,10 +173,12 @@ def jacfwd(fn, grad_position=0, has_aux=False):
     """
     _tf._check_callable(fn)
 
+    _check_has_aux(has_aux)
+
     def jac_fn(*args):
-        positions, single = _tf._positions(grad_position, len(args))
+        positions, single = _tf._positions(grad_position, len(args), jacobian=True)
         lin = _Linearized(fn, args, positions, has_aux)
-        primals = [args[p] for p in positions]
+        primals = [args[p] for p in lin.tape.positions]
         columns = [[[] for _ in positions] for _ in lin.outputs]
         for i, x in enumerate(primals):
             for unit in _basis(x):
@@ -191,6 +193,11 @@ def jacfwd(fn, grad_position=0, has_aux=False):
 
     jac_fn.__name__ = f"jacfwd_{getattr(fn, '__name__', type(fn).__name__)}"
     return jac_fn
+
+
+def _check_has_aux(has_aux):
+    if not isinstance(has_aux, bool):
+        raise TypeError("The 'has_aux' must be bool type.")
 
 
 def _zeros(shape, like):
@@ -211,14 +218,16 @@ def jacrev(fn, grad_position=0, has_aux=False):
     """
     _tf._check_callable(fn)
 
+    _check_has_aux(has_aux)
+
     def jac_fn(*args):
-        positions, single = _tf._positions(grad_position, len(args))
+        positions, single = _tf._positions(grad_position, len(args), jacobian=True)
         tape = _tf._Tape(fn, args, {}, positions, [], has_aux)
         outputs = _tf._flatten(tape.output)
-        primals = [args[p] for p in positions]
+        primals = [args[p] for p in tape.positions]
         jacobians = []
         for o, out in enumerate(outputs):
-            rows = [[] for _ in positions]
+            rows = [[] for _ in primals]
             for unit in _basis(out):
                 sens = [unit if j == o else Tensor._from_array(_backend.current().xp.zeros_like(other._data))
                         for j, other in enumerate(outputs)]

@@ -54,34 +54,44 @@ def _as_weight_list(weights):
     return items, False
 
 
-def _positions(grad_position, n_args):
-    """Normalise ``grad_position`` to a tuple of indices (and whether it was an int)."""
+def _positions(grad_position, n_args, jacobian=False):
+    """Normalise ``grad_position`` to a tuple of indices (and whether one Tensor is returned).
+
+    MindSpore's checks and exception types: a float or None where an int
+    or tuple is needed is a TypeError, a negative position a ValueError, a
+    position past the arguments a RuntimeError (``ValueError`` for the
+    Jacobians), an empty tuple a RuntimeError.
+    """
     if grad_position is None:
+        if jacobian:
+            raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
         return (), False
-    if isinstance(grad_position, bool):
-        raise TypeError("grad_position must be an int, a tuple of ints or None, but got bool")
+    if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
+        raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
     single = isinstance(grad_position, int)
-    try:
-        positions = (grad_position,) if single else tuple(grad_position)
-    except TypeError:
-        raise TypeError(
-            f"grad_position must be an int, a tuple of ints or None, but got {type(grad_position).__name__}"
-        ) from None
+    positions = (grad_position,) if single else tuple(grad_position)
     if not positions:
-        raise ValueError("grad_position must not be an empty tuple")
-    # MindSpore returns a lone Tensor for a one-element tuple too.
-    single = len(positions) == 1
+        raise RuntimeError("grad_position should not be empty when grad by position!")
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int):
-            raise TypeError(f"grad_position must contain ints, but got {p!r}")
-        if not -n_args <= p < n_args:
-            raise IndexError(
-                f"grad_position {p} is out of range: the function was called with {n_args} positional argument(s)"
-            )
-    positions = tuple(p % n_args for p in positions)
+            raise TypeError(f"For 'F.grad', the element of 'grad_position' must be int, but got {p!r}")
+        if p < 0:
+            raise ValueError("grad_position must be >= 0." if single else
+                             "The element in grad_position must be >= 0.")
+        if p >= n_args:
+            if jacobian:
+                raise ValueError("The element in grad_position must belong to [0, args_num).")
+            raise RuntimeError(f"Position index {p} is exceed input size.")
     if len(set(positions)) != len(positions):
-        raise ValueError(f"grad_position {grad_position} names the same argument twice")
-    return positions, single
+        raise ValueError("There are duplicate positions in `grad_position`, please check it")
+    # MindSpore returns a lone Tensor for a one-element tuple too.
+    return positions, len(positions) == 1
+
+
+def _check_flags(op, **flags):
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"For '{op}', the '{name}' should be bool, but got {type(value).__name__}")
 
 
 class _Tape:
@@ -94,13 +104,9 @@ class _Tape:
     def __init__(self, fn, args, kwargs, positions, weights, has_aux):
         args = list(args)
         self.input_leaves = []
-        for p in positions:
+        self.positions = tuple(p for p in positions if isinstance(args[p], Tensor))  # MindSpore skips the rest
+        for p in self.positions:
             arg = args[p]
-            if not isinstance(arg, Tensor):
-                raise TypeError(
-                    f"the argument at grad_position {p} must be a Tensor to take its gradient, "
-                    f"but got {type(arg).__name__}"
-                )
             arg._require_data("grad")
             leaf = _ag.leaf_for(arg, f"input{p}")
             args[p] = leaf
@@ -111,6 +117,9 @@ class _Tape:
         try:
             for w in weights:
                 w._require_data("grad")
+                if not _differentiable_weight(w):
+                    self.weight_nodes.append(None)  # a frozen Parameter or a plain Tensor: zeros, as MindSpore
+                    continue
                 node = _ag.Leaf(w, getattr(w, "name", None) or "weight", w._node)
                 _ag.copy_tensor_hooks(w, node)
                 w._node = node
@@ -128,7 +137,7 @@ class _Tape:
             w._node = node
 
     def targets(self):
-        return [leaf._node for leaf in self.input_leaves] + self.weight_nodes
+        return [leaf._node for leaf in self.input_leaves] + [n for n in self.weight_nodes if n is not None]
 
     def sweep(self, sens, retain=False):
         """The leaves' gradients for output sensitivity ``sens`` (None: ones)."""
@@ -152,6 +161,11 @@ class _Tape:
         return grads
 
 
+def _differentiable_weight(w):
+    """Only Parameters that require a gradient are differentiated as weights (others get zeros)."""
+    return getattr(w, "requires_grad", False) is True and hasattr(w, "name")
+
+
 def _run(fn, args, kwargs, positions, weights, has_aux, sens):
     """Run ``fn`` on the tape and sweep once: ``(tape, leaf gradients)``."""
     tape = _Tape(fn, args, kwargs, positions, weights, has_aux)
@@ -168,7 +182,7 @@ def _grad_for(leaf_grads, node, like):
     Inside an outer transform it is a Tensor that stays on that transform's
     tape (a function of its inputs); otherwise a plain Tensor.
     """
-    g = leaf_grads.get(id(node))
+    g = leaf_grads.get(id(node)) if node is not None else None
     data = like._data
     if isinstance(g, Tensor):  # the sweep recorded for an outer transform
         m = _ag.rule_math()
@@ -224,19 +238,27 @@ def _flatten(value):
 
 
 def _flatten_sens(sens, output):
-    """``sens`` laid out like ``output`` (a Tensor per output Tensor)."""
+    """``sens`` laid out like ``output`` (a Tensor per output Tensor); RuntimeError if they do not match."""
     if isinstance(output, Tensor):
         return [sens]
     if isinstance(output, (tuple, list)):
         if not isinstance(sens, (tuple, list)) or len(sens) != len(output):
-            raise ValueError(f"sens must match the function's {len(output)} outputs, but got "
-                             f"{type(sens).__name__}{'' if not isinstance(sens, (tuple, list)) else f' of {len(sens)}'}")
+            raise RuntimeError(f"The given sens gradient's size should be same as out of network! The function "
+                               f"returned {len(output)} outputs, but sens is {_describe_sens(sens)}")
         return [s for o, sv in zip(output, sens) for s in _flatten_sens(sv, o)]
     if isinstance(output, dict):
-        if not isinstance(sens, dict) or set(sens) != set(output):
-            raise ValueError(f"sens must be a dict with the output's keys {list(output)}, but got {sens!r}")
-        return [s for k in output for s in _flatten_sens(sens[k], output[k])]
+        if isinstance(sens, dict) and set(sens) == set(output):
+            return [s for k in output for s in _flatten_sens(sens[k], output[k])]
+        if isinstance(sens, (tuple, list)) and len(sens) == len(output):  # by position, as MindSpore allows
+            return [s for o, sv in zip(output.values(), sens) for s in _flatten_sens(sv, o)]
+        raise RuntimeError(f"The given sens gradient's size should be same as out of network! The function "
+                           f"returned a dict with keys {list(output)}, but sens is {_describe_sens(sens)}")
     return []
+
+
+def _describe_sens(sens):
+    return f"a {type(sens).__name__} of {len(sens)}" if isinstance(sens, (tuple, list, dict)) else \
+        f"a {type(sens).__name__}"
 
 
 def _seeds(output, sens):
@@ -259,7 +281,8 @@ def _seeds(output, sens):
             continue
         s = s if isinstance(s, Tensor) else Tensor(s)
         if tuple(s.shape) != tuple(o.shape):
-            raise ValueError(f"sens must have the output's shape {o.shape}, but got {s.shape}")
+            raise ValueError(f"The shape should be {list(o.shape)}, but got {list(s.shape)}: sens must have "
+                             "the shape of the output it stands for")
         if tensors:
             seeds.append((o._node, _ag.rule_math().astype(s, o._data.dtype)))
         else:
@@ -272,11 +295,11 @@ def _check_callable(fn):
         raise TypeError(f"fn must be callable (a function or a Cell), but got {type(fn).__name__}")
 
 
-def _arrange(tape, leaf_grads, positions, single, with_weights, single_weight, return_ids, grad_position):
+def _arrange(tape, leaf_grads, single, with_weights, single_weight, return_ids, grad_position):
     inputs = tape.input_grads(leaf_grads)
     if return_ids:
-        inputs = tuple(zip(positions, inputs))
-    input_part = inputs[0] if single else inputs
+        inputs = tuple(zip(tape.positions, inputs))
+    input_part = inputs[0] if single and inputs else inputs
     if not with_weights:
         return input_part
     weights = tape.weight_grads(leaf_grads)
@@ -288,7 +311,7 @@ def _arrange(tape, leaf_grads, positions, single, with_weights, single_weight, r
     return input_part, weight_part
 
 
-def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """A function that returns the gradient of ``fn`` instead of its value.
 
     Parameters
@@ -305,6 +328,9 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
         and the auxiliary values are returned beside the gradients.
     return_ids : bool
         Pair each gradient with its position (or its weight's name); see :func:`get_grad`.
+    sens_param : bool
+        The last positional argument is the gradient flowing into the output
+        (its "sensitivity") instead of ones.
 
     Returns
     -------
@@ -317,16 +343,14 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     >>> print(ms.grad(lambda x: (x * x).sum())(ms.Tensor([1.0, -2.0])))
     [ 2. -4.]
     """
-    _check_callable(fn)
-    if grad_position is None and weights is None:
-        raise ValueError("grad: grad_position and weights cannot both be None")
+    _check_transform_arguments(fn, grad_position, weights, has_aux, return_ids, sens_param)
     weight_list, single_weight = _as_weight_list(weights)
 
     def grad_fn(*args, **kwargs):
+        args, sens = _split_sens(args, sens_param)
         positions, single = _positions(grad_position, len(args))
-        tape, leaf_grads = _run(fn, args, kwargs, positions, weight_list, has_aux, None)
-        result = _arrange(tape, leaf_grads, positions, single, weights is not None, single_weight, return_ids,
-                          grad_position)
+        tape, leaf_grads = _run(fn, args, kwargs, positions, weight_list, has_aux, sens)
+        result = _arrange(tape, leaf_grads, single, weights is not None, single_weight, return_ids, grad_position)
         if has_aux:
             return result, tape.aux
         return result
@@ -335,7 +359,23 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     return grad_fn
 
 
-def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def _check_transform_arguments(fn, grad_position, weights, has_aux, return_ids, sens_param):
+    _check_callable(fn)
+    _check_flags("_Grad", has_aux=has_aux, return_ids=return_ids, sens_param=sens_param)
+    if grad_position is None and weights is None:
+        raise ValueError("`grad_position` and `weight` can not be None at the same time.")
+
+
+def _split_sens(args, sens_param):
+    """``(args, sens)``: with ``sens_param`` the last positional argument is the output's sensitivity."""
+    if not sens_param:
+        return args, None
+    if not args:
+        raise TypeError("with sens_param=True the last positional argument must be the sensitivity (sens)")
+    return args[:-1], args[-1]
+
+
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """Like :func:`grad`, but the new function returns ``(value, gradients)``.
 
     With ``has_aux`` the value is the whole tuple ``(output, aux, ...)``.
@@ -345,16 +385,14 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     >>> print(value, g)
     9.0 [6.]
     """
-    _check_callable(fn)
-    if grad_position is None and weights is None:
-        raise ValueError("value_and_grad: grad_position and weights cannot both be None")
+    _check_transform_arguments(fn, grad_position, weights, has_aux, return_ids, sens_param)
     weight_list, single_weight = _as_weight_list(weights)
 
     def value_and_grad_fn(*args, **kwargs):
+        args, sens = _split_sens(args, sens_param)
         positions, single = _positions(grad_position, len(args))
-        tape, leaf_grads = _run(fn, args, kwargs, positions, weight_list, has_aux, None)
-        grads = _arrange(tape, leaf_grads, positions, single, weights is not None, single_weight, return_ids,
-                         grad_position)
+        tape, leaf_grads = _run(fn, args, kwargs, positions, weight_list, has_aux, sens)
+        grads = _arrange(tape, leaf_grads, single, weights is not None, single_weight, return_ids, grad_position)
         value = _result(tape.output)
         if has_aux:
             value = (value,) + tape.aux
@@ -474,8 +512,10 @@ class GradOperation:
     def __call__(self, fn, weights=None):
         _check_callable(fn)
         if self.get_by_list and weights is None:
-            raise ValueError("GradOperation(get_by_list=True) needs weights: call it as grad_op(fn, weights)")
-        weight_list = _as_weight_list(weights)[0] if self.get_by_list else []
+            if not hasattr(fn, "trainable_params"):
+                raise ValueError("GradOperation(get_by_list=True) needs weights: call it as grad_op(fn, weights)")
+            weights = fn.trainable_params()  # a Cell's own trainable Parameters, as MindSpore takes them
+        weight_list, single_weight = _as_weight_list(weights) if self.get_by_list else ([], False)
 
         def grad_fn(*args, **kwargs):
             sens = None
@@ -491,6 +531,8 @@ class GradOperation:
             inputs = tape.input_grads(leaf_grads)
             if self.get_by_list:
                 weights_part = tape.weight_grads(leaf_grads)
+                if single_weight:
+                    weights_part = weights_part[0]
                 return (inputs, weights_part) if self.get_all else weights_part
             if self.get_all:
                 return inputs

@@ -36,20 +36,23 @@ def _check_axes_spec(spec, name):
         for s in spec:
             _check_axes_spec(s, name)
         return
-    raise TypeError(f"For 'vmap', '{name}' must be an int, None, or a tuple/list of them, "
-                    f"but got {type(spec).__name__} {spec!r}")
+    raise RuntimeError(f"The axis in vmap`s '{name}' can only be of type Int or None, "
+                       f"but got {type(spec).__name__} {spec!r}.")
 
 
-def _pair_axes(spec, value, name, where):
+def _pair_axes(spec, value, name):
     """``spec`` laid out like ``value``: an axis (or None) for each Tensor in it."""
     if isinstance(spec, (tuple, list)):
         if not isinstance(value, (tuple, list)) or len(spec) != len(value):
             length = len(value) if isinstance(value, (tuple, list)) else 1
-            raise ValueError(f"For 'vmap', '{name}' {where} has {len(spec)} entries but the value it maps has "
-                             f"{length}")
-        return type(value)(_pair_axes(s, v, name, where) for s, v in zip(spec, value))
+            if name == "out_axes":
+                raise RuntimeError(f"The size of vmap's 'out_axes' should be equal to the result size: {length}, "
+                                   f"but got size: {len(spec)}.")
+            raise RuntimeError(f"When vmap`s 'in_axes' is a tuple or list, and its size must be equal to the "
+                               f"number of arguments of 'fn': {length}, but got size: {len(spec)}.")
+        return type(value)(_pair_axes(s, v, name) for s, v in zip(spec, value))
     if isinstance(value, (tuple, list)):
-        return type(value)(_pair_axes(spec, v, name, where) for v in value)
+        return type(value)(_pair_axes(spec, v, name) for v in value)
     return spec
 
 
@@ -61,12 +64,12 @@ def _batch_sizes(value, axes, found, name):
     if axes is None:
         return
     if not isinstance(value, Tensor):
-        raise ValueError(f"For 'vmap', '{name}' maps a value that is not a Tensor ({type(value).__name__}) "
-                         f"along axis {axes}")
+        raise RuntimeError(f"For 'vmap', '{name}' maps a value that is not a Tensor ({type(value).__name__}) "
+                           f"along axis {axes}")
     ndim = value.ndim
     if not -ndim <= axes < ndim:
-        raise ValueError(f"For 'vmap', '{name}' axis {axes} is out of bounds for an argument of shape "
-                         f"{value.shape} (it has {ndim} dimensions)")
+        raise RuntimeError(f"The axis: {axes} in '{name}' is out of bounds for array of dimension "
+                           f"[{-ndim},{ndim}).")
     found.append(value.shape[axes % ndim])
 
 
@@ -93,8 +96,8 @@ def _stack(results, axes, size):
         results = [Tensor(r) for r in results]
     ndim = first.ndim + 1
     if not -ndim <= axes < ndim:
-        raise ValueError(f"For 'vmap', 'out_axes' {axes} is out of bounds for an output of shape "
-                         f"{first.shape} mapped over {size} examples")
+        raise RuntimeError(f"The axis: {axes} in 'out_axes' is out of bounds for array of dimension "
+                           f"[{-ndim},{ndim}).")
     return ops.stack(list(results), axes % ndim)
 
 
@@ -104,10 +107,12 @@ def vmap(fn, in_axes=0, out_axes=0):
     Raises
     ------
     TypeError
-        ``fn`` is not callable, or an axis spec is not an int, None or a tuple of them.
-    ValueError
-        An axis out of bounds, an ``in_axes`` tuple of the wrong length,
-        mapped arguments of different batch sizes, or nothing mapped at all.
+        ``fn`` is not callable.
+    RuntimeError
+        As MindSpore (whose vmap fails while compiling): an axis spec that is
+        not an int, None or a tuple of them, an axis out of bounds, an axes
+        tuple of the wrong length, mapped arguments of different batch
+        sizes, or nothing mapped at all.
     """
     ensemble = getattr(fn, "_vmap_ensemble", False)  # a CellList: one Cell per example
     if not ensemble and not callable(fn):
@@ -116,15 +121,16 @@ def vmap(fn, in_axes=0, out_axes=0):
     _check_axes_spec(out_axes, "out_axes")
 
     def vmapped(*args):
-        axes = _pair_axes(in_axes if isinstance(in_axes, (tuple, list)) else (in_axes,) * len(args),
-                          args, "in_axes", "")
+        if in_axes is None and not ensemble:
+            raise RuntimeError("The 'in_axes' of 'vmap' cannot be a single None while 'fn' is not a 'CellList'.")
+        axes = _pair_axes(in_axes if isinstance(in_axes, (tuple, list)) else (in_axes,) * len(args), args, "in_axes")
         sizes = []
         _batch_sizes(args, axes, sizes, "in_axes")
         if not sizes:
-            raise ValueError("For 'vmap', 'in_axes' maps no argument: at least one must be mapped (not None)")
+            raise RuntimeError("For 'vmap', 'in_axes' maps no argument: at least one must be mapped (not None)")
         if len(set(sizes)) != 1:
-            raise ValueError(f"For 'vmap', every mapped argument must have the same size along its axis, "
-                             f"but got sizes {sizes}")
+            raise RuntimeError(f"The 'axis_size' of each argument in the scope of 'vmap' should be equal, "
+                               f"but got {sizes[0]} and {next(s for s in sizes if s != sizes[0])}.")
         size = sizes[0]
         if ensemble and len(fn) != size:
             raise ValueError(f"For 'vmap', a CellList of {len(fn)} Cells needs a batch of {len(fn)}, but got {size}")
@@ -132,7 +138,7 @@ def vmap(fn, in_axes=0, out_axes=0):
         for i in range(size):
             call = fn[i] if ensemble else fn
             results.append(call(*_take(args, axes, i)))
-        out_spec = _pair_axes(out_axes, results[0], "out_axes", "")
+        out_spec = _pair_axes(out_axes, results[0], "out_axes")
         return _stack(results, out_spec, size)
 
     vmapped.__name__ = f"vmap_{getattr(fn, '__name__', type(fn).__name__)}"

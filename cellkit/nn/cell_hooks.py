@@ -261,11 +261,9 @@ def _bprop_rule(m, node, g):
         with _ag.no_recording():
             grads = cell.bprop(*inputs, out, dout)
     grads = _as_tuple(grads)
-    if len(grads) != len(plain):
-        raise ValueError(
-            f"{type(cell).__name__}.bprop must return one gradient per input ({len(plain)}), "
-            f"but returned {len(grads)}"
-        )
+    if len(grads) < len(plain):  # more than one per input: MindSpore ignores the rest
+        raise RuntimeError(f"Grad size should lager than forward inputs, but got {len(grads)} vs {len(plain)}: "
+                           f"{type(cell).__name__}.bprop must return one gradient per input")
     return tuple(_fit_gradient(m, grad, arg) for arg, grad in zip(plain, grads) if isinstance(arg, Tensor))
 
 
@@ -274,25 +272,32 @@ def _no_call_id():
 
 
 def _fit_gradient(m, grad, like):
-    """A bprop gradient summed/broadcast to the input's shape and cast to its dtype (MindSpore does the same)."""
+    """A bprop gradient fitted to its input as MindSpore fits it: summed down to its shape, cast to its dtype.
+
+    ``None`` stands for zeros.  A gradient that cannot be summed down to the
+    input's shape (a smaller one included: MindSpore does not broadcast it up)
+    is a RuntimeError.
+    """
     if grad is None:
-        return None
+        return m.as_value(Tensor._from_array(_backend.current().xp.zeros_like(like._data)))
     value = m.as_value(grad if isinstance(grad, Tensor) else Tensor(grad))
     shape = tuple(like.shape)
     if tuple(value.shape) != shape:
-        if len(value.shape) >= len(shape):
-            try:
-                value = m.sum_to(value, shape)  # sum away broadcast axes
-            except (ValueError, TypeError, IndexError):
-                pass
-        if tuple(value.shape) != shape:
-            try:
-                value = m.broadcast_to(value, shape)
-            except (ValueError, RuntimeError):
-                raise ValueError(
-                    f"a custom bprop returned a gradient of shape {tuple(grad.shape)} for an input of shape {shape}"
-                ) from None
+        if not _sums_down_to(tuple(value.shape), shape):
+            raise RuntimeError(
+                f"For grad interface or custom function, grad tensor should be broadcast to expected shape, but "
+                f"got {list(value.shape)} vs {list(shape)}: a custom bprop returned a gradient that does not fit "
+                "its input"
+            )
+        value = m.sum_to(value, shape)
     return m.astype(value, like._data.dtype)
+
+
+def _sums_down_to(shape, target):
+    """Can a gradient of ``shape`` be summed over broadcast axes to ``target`` (``target`` broadcasts to it)?"""
+    if len(shape) < len(target):
+        return False
+    return all(t == s or t == 1 for s, t in zip(shape[len(shape) - len(target):], target))
 
 
 def _check_replacement(result, current, who, what):
