@@ -1369,7 +1369,8 @@ def jacrev_of_cell_with_parameter(ms, ops, nn, np):
     class Net(nn.Cell):
         def __init__(self):
             super().__init__()
-            self.w = ms.Parameter(_t(ms, np, [1.0, -1.0, 2.0]), name="w")
+            # |x * w| <= 1: MindSpore's CPU tanh gradient loses ~2% of 1 - tanh^2 near tanh(4)
+            self.w = ms.Parameter(_t(ms, np, [1.0, -1.0, 0.5]), name="w")
 
         def construct(self, x):
             return ops.tanh(x * self.w)
@@ -1513,7 +1514,7 @@ def vmap_nested(ms, ops, nn, np):
 
 @case
 def vmap_of_grad_per_example(ms, ops, nn, np):
-    w = _t(ms, np, [0.5, -1.0, 2.0])
+    w = _t(ms, np, [0.5, -0.5, 0.25])  # |x * w| <= 1: MindSpore's tanh gradient is imprecise near saturation
 
     def loss(x, target):
         return (ops.tanh(x * w).sum() - target) ** 2
