@@ -50,6 +50,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import redirect_stdout
@@ -207,7 +208,9 @@ def _record_in_subprocess(module_name, case_name, verbose, timeout):
     command = [sys.executable, str(Path(__file__).resolve()), module_name, "--worker", case_name]
     if verbose:
         command.append("--verbose")
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    # A scratch working directory: MindSpore writes debug dumps (rank_0/om/analyze_fail.ir) there.
+    with tempfile.TemporaryDirectory(prefix="record_mindspore_") as scratch:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=scratch)
     for line in done.stdout.splitlines():
         if line.startswith(_ENTRY_MARK):
             return json.loads(line[len(_ENTRY_MARK):]), done.stderr
