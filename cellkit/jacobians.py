@@ -110,6 +110,7 @@ def jvp(fn, inputs, v, has_aux=False):
     [6.] [3.]
     """
     _tf._check_callable(fn)
+    _tf._check_flags("jvp", has_aux=has_aux)
     primals, _ = _as_tuple(inputs, "jvp: 'inputs'")
     tangents, _ = _as_tuple(v, "jvp: 'v'")
     if len(primals) != len(tangents):
@@ -173,7 +174,7 @@ def jacfwd(fn, grad_position=0, has_aux=False):
     """
     _tf._check_callable(fn)
 
-    _check_has_aux(has_aux)
+    _check_has_aux(has_aux, "jacfwd")
 
     def jac_fn(*args):
         positions, single = _tf._positions(grad_position, len(args), jacobian=True)
@@ -195,9 +196,10 @@ def jacfwd(fn, grad_position=0, has_aux=False):
     return jac_fn
 
 
-def _check_has_aux(has_aux):
+def _check_has_aux(has_aux, op):
     if not isinstance(has_aux, bool):
-        raise TypeError("The 'has_aux' must be bool type.")
+        raise TypeError(f"For '{op}', the 'has_aux' must be bool type, but got {type(has_aux).__name__} "
+                        f"{has_aux!r:.60}")
 
 
 def _zeros(shape, like):
@@ -218,7 +220,7 @@ def jacrev(fn, grad_position=0, has_aux=False):
     """
     _tf._check_callable(fn)
 
-    _check_has_aux(has_aux)
+    _check_has_aux(has_aux, "jacrev")
 
     def jac_fn(*args):
         positions, single = _tf._positions(grad_position, len(args), jacobian=True)

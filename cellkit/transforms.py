@@ -91,7 +91,7 @@ def _positions(grad_position, n_args, jacobian=False):
 def _check_flags(op, **flags):
     for name, value in flags.items():
         if not isinstance(value, bool):
-            raise TypeError(f"For '{op}', the '{name}' should be bool, but got {type(value).__name__}")
+            raise TypeError(f"For '{op}', the '{name}' should be bool, but got {type(value).__name__} {value!r:.60}")
 
 
 class _Tape:
@@ -425,8 +425,11 @@ def get_grad(gradients, identifier):
                         f"but got {type(identifier).__name__}")
     found = _find_id(gradients, key)
     if found is None:
-        raise RuntimeError(f"get_grad: no gradient with identifier {key!r} in the given gradients "
-                           "(were they computed with return_ids=True?)")
+        given = repr(gradients)
+        given = given if len(given) <= 80 else given[:77] + "..."
+        raise RuntimeError(f"Can not find the gradient for position or Parameter {key!r}: for 'get_grad', "
+                           f"'gradients' must be what a transform with return_ids=True returned, but got "
+                           f"{type(gradients).__name__} {given}")
     return found
 
 
@@ -453,9 +456,10 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     >>> import cellkit as ms
     >>> out, pull = ms.vjp(lambda x: x * x, ms.Tensor([1.0, 2.0]))
     >>> print(pull(ms.Tensor([1.0, 10.0])))
-    (Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00e+01]),)
+    (Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+01]),)
     """
     _check_callable(fn)
+    _check_flags("vjp", has_aux=has_aux)
     weight_list, _ = _as_weight_list(weights)
     for i, value in enumerate(inputs):
         if not isinstance(value, Tensor):

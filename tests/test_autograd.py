@@ -44,8 +44,9 @@ def test_grad_one_element_tuple_returns_one_tensor_as_mindspore(backend):
     assert isinstance(g, T) and host(g) == X
 
 
-def test_grad_negative_position_counts_from_the_end(backend):
-    assert host(ms.grad(f, -1)(T(X), T(Y))) == X
+def test_grad_negative_position_is_refused_as_mindspore(backend):
+    with pytest.raises(ValueError, match=">= 0"):
+        ms.grad(f, -1)(T(X), T(Y))
 
 
 def test_grad_has_aux_returns_grad_and_aux_tuple(backend):
@@ -134,28 +135,27 @@ def test_grad_of_a_cell_like_callable_object(backend):
     assert host(ms.grad(Scale())(T(X))) == [3.0, 3.0]
 
 
-@pytest.mark.parametrize("position, error, match", [
-    (2, IndexError, "out of range"),
-    ((0, 0), ValueError, "same argument twice"),
-    ((), ValueError, "empty"),
-    (True, TypeError, "bool"),
-    ("0", TypeError, "int"),
-    (1.5, TypeError, "float"),
+@pytest.mark.parametrize("position, error, match", [  # MindSpore 2.10's exception types
+    (2, RuntimeError, "exceed input size"),
+    ((0, 0), ValueError, "duplicate positions"),
+    ((), RuntimeError, "should not be empty"),
+    (True, TypeError, "int or tuple"),
+    ("0", TypeError, "int or tuple"),
+    (1.5, TypeError, "int or tuple"),
 ])
 def test_grad_bad_position_raises_clear_error(position, error, match):
     with pytest.raises(error, match=match):
         ms.grad(f, position)(T(X), T(Y))
 
 
-def test_grad_position_of_non_tensor_argument_raises_type_error():
-    with pytest.raises(TypeError, match="grad_position 1 must be a Tensor.*float"):
-        ms.grad(f, 1)(T(X), 3.0)
+def test_grad_position_of_non_tensor_argument_gives_no_gradient_as_mindspore():
+    assert ms.grad(f, 1)(T(X), 3.0) == ()
 
 
 def test_grad_without_position_and_weights_raises_value_error():
-    with pytest.raises(ValueError, match="cannot both be None"):
+    with pytest.raises(ValueError, match="can not be None at the same time"):
         ms.grad(f, None)
-    with pytest.raises(ValueError, match="cannot both be None"):
+    with pytest.raises(ValueError, match="can not be None at the same time"):
         ms.value_and_grad(f, None)
 
 
@@ -333,7 +333,7 @@ def test_grad_operation_sens_for_tuple_output(backend):
 
 
 def test_grad_operation_sens_of_wrong_shape_raises_value_error(backend):
-    with pytest.raises(ValueError, match=r"sens must have the output's shape \(2,\)"):
+    with pytest.raises(ValueError, match=r"The shape should be \[2\]"):
         ops.GradOperation(sens_param=True)(lambda a: a * 2)(T(X), T([1.0, 2.0, 3.0]))
 
 

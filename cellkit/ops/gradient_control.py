@@ -32,6 +32,7 @@ from .. import autograd as _ag
 from ..hook_handles import RemovableHandle
 from ..tape_gate import TapeGate
 from ..tensor import Tensor
+from ._core import describe
 from .primitive import Primitive
 
 __all__ = ["stop_gradient", "HookBackward"]
@@ -53,9 +54,10 @@ def stop_gradient(value):
     return value
 
 
-def _check_hook(hook, what):
+def _check_hook(hook, op, name):
     if not callable(hook):
-        raise TypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
+        raise TypeError(f"For '{op}', '{name}': Expected a callable hook function (a function or an object with "
+                        f"__call__), but got {describe(hook)}.")
 
 
 class HookBackward(Primitive):
@@ -75,7 +77,7 @@ class HookBackward(Primitive):
 
     def __init__(self, hook_fn, cell_id=""):
         super().__init__()
-        _check_hook(hook_fn, "HookBackward")
+        _check_hook(hook_fn, "HookBackward", "hook_fn")
         if not isinstance(cell_id, str):
             raise TypeError(f"For 'HookBackward', 'cell_id' must be a str, but got {type(cell_id).__name__}")
         self.hook_fn = hook_fn
@@ -85,7 +87,7 @@ class HookBackward(Primitive):
         for value in inputs:
             if not isinstance(value, Tensor):
                 raise TypeError(f"For 'HookBackward', the element of 'input' must be Tensor, but got "
-                                f"{type(value).__name__}")
+                                f"{describe(value)}")
         if _ag._depth == 0 or not any(t._node is not None for t in inputs):
             outputs = inputs
         else:
@@ -114,7 +116,7 @@ def register_hook(self, hook):
 
     A returned Tensor replaces the gradient; hooks run in registration order.
     """
-    _check_hook(hook, "register_hook")
+    _check_hook(hook, "Tensor.register_hook", "hook")
     registry = _registry_of(self)
     handle = RemovableHandle(registry)
     registry[handle.id] = hook
@@ -123,6 +125,9 @@ def register_hook(self, hook):
 
 def remove_hook(self, handle_id):
     """Remove the hook registered under ``handle_id`` (the handle's ``id``); an unknown id is ignored."""
+    if isinstance(handle_id, bool) or not isinstance(handle_id, int):
+        raise TypeError(f"For 'Tensor.remove_hook', 'handle_id' must be an int (a handle's id), "
+                        f"but got {describe(handle_id)}")
     registry = _registry_of(self)
     registry.pop(handle_id, None)
 

@@ -397,6 +397,13 @@ EXAMPLES = {
     "ms.grad()": {"@params": pseudo("x"), "x": lambda: F(2, 3)},
     "ms.value_and_grad()": {"@params": pseudo("x"), "x": lambda: F(2, 3)},
     "ms.GradOperation()": {"fn": lambda: (lambda x: (x * x).sum())},
+    "ms.vjp": {"@params": [inspect.Parameter("fn", POS), inspect.Parameter("x", POS),
+                           inspect.Parameter("weights", KW, default=None), inspect.Parameter("has_aux", KW, default=False)]},
+    "ms.jvp": {"inputs": lambda: F(2, 3), "v": lambda: F(2, 3)},
+    "ms.get_grad": {"gradients": lambda: ms.grad(lambda x: (x * x).sum(), return_ids=True)(F(2, 3)),
+                    "identifier": lambda: 0},
+    "Tensor.remove_hook": {"handle_id": lambda: 0},
+    "ops.HookBackward()": {"@params": pseudo("x"), "x": lambda: F(2, 3)},
     "ms.jit": {"function": lambda: (lambda x: x * 2)},
     "ms.save_checkpoint": {"ckpt_file_name": lambda: os.path.join(TMP, "saved.ckpt")},
     "ms.load_param_into_net": {"parameter_dict": lambda: {"fc.weight": ms.Parameter(F(2, 3), name="fc.weight")}},
@@ -432,6 +439,7 @@ BUILD = {
     "ms.grad": lambda: ms.grad(lambda x: (x * x).sum()),
     "ms.value_and_grad": lambda: ms.value_and_grad(lambda x: (x * x).sum()),
     "ms.GradOperation": lambda: ms.GradOperation(),
+    "ops.HookBackward": lambda: ops.HookBackward(hook),
 }
 
 # Classes that are not built by users (bases, records, handles): walked neither as constructors nor calls.
