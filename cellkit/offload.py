@@ -115,9 +115,12 @@ def offloaded(run, args, weights=(), label="region", backward_prefetch="Auto"):
 
     Returns the output with one node per output on the tape, like
     :func:`cellkit.recompute.checkpoint`; outside a gradient transform ``run``
-    simply runs.
+    simply runs.  Inside two transforms at once (a gradient of a gradient)
+    the region's tape is swept more than once -- by the inner transform and
+    again, through the inner gradient, by the outer one -- so its
+    activations stay where they are and ``run`` records on the main tape.
     """
-    if _ag._depth == 0:
+    if _ag._depth == 0 or _ag._depth >= 2:
         return run(*args)
     inputs = [a for a in args if isinstance(a, Tensor) and a._node is not None]
     weights = [w for w in weights if w._node is not None]
