@@ -186,7 +186,8 @@ def leaf_for(value, label):
     """
     fresh = Tensor._from_array(value._data)
     fresh._node = Leaf(fresh, label, value._node)
-    copy_tensor_hooks(value, fresh._node)
+    if _tensor_hooks:
+        copy_tensor_hooks(value, fresh._node)
     return fresh
 
 
@@ -198,7 +199,7 @@ def record(out_array, op, rule, inputs, saved=(), sources=(), info=None):
     described in :class:`Node`; the rule is called only if the sweep reaches it.
     """
     out = Tensor._from_array(out_array)
-    nodes = tuple(t._node if isinstance(t, Tensor) else None for t in inputs)
+    nodes = tuple([t._node if isinstance(t, Tensor) else None for t in inputs])
     for n in nodes:
         if n is not None:
             out._node = Node(op, rule, nodes, saved, sources, info)
@@ -347,35 +348,45 @@ def _run_node_hooks(node, g, m):
 
 
 # ------------------------------------------------------------------ the sweep
-def _is_stop(node, stop):
-    """Does the sweep end at ``node``?  ``stop`` is a set of ids, or None: end at every Leaf."""
-    return isinstance(node, Leaf) if stop is None else id(node) in stop
-
-
 def _topological_order(roots, stop):
     """Every node reachable from ``roots``, each after all of its inputs (post-order DFS).
 
-    Iterative, to survive deep networks.  The inputs of a stop node are not
-    followed: the sweep ends there.
+    Iterative, to survive deep networks.  The inputs of a stop node (its id
+    in the set ``stop``; with ``stop`` None, every :class:`Leaf`) are not
+    followed: the sweep ends there.  Returns ``(order, dead_ends)``:
+    ``dead_ends`` says whether some path ends in a node that is not a stop
+    node (a leaf of another transform), in which case not every node of
+    ``order`` leads to a wanted gradient.
     """
     order = []
     seen = set()
+    dead_ends = False
+    leaves = stop is None
     for root in roots:
-        if id(root) in seen:
+        key = id(root)
+        if key in seen:
             continue
-        seen.add(id(root))
-        stack = [(root, iter(() if _is_stop(root, stop) else root.inputs))]
+        seen.add(key)
+        ends = isinstance(root, Leaf) if leaves else key in stop
+        stack = [(root, iter(() if ends else root.inputs))]
         while stack:
             node, children = stack[-1]
             for child in children:
-                if child is not None and id(child) not in seen:
-                    seen.add(id(child))
-                    stack.append((child, iter(() if _is_stop(child, stop) else child.inputs)))
+                if child is None:
+                    continue
+                key = id(child)
+                if key not in seen:
+                    seen.add(key)
+                    ends = isinstance(child, Leaf) if leaves else key in stop
+                    inputs = child.inputs
+                    if not ends and inputs.count(None) == len(inputs):
+                        dead_ends = True
+                    stack.append((child, iter(() if ends else inputs)))
                     break
             else:
                 stack.pop()
                 order.append(node)
-    return order
+    return order, dead_ends
 
 
 def _leading_to(order, stop):
@@ -449,12 +460,10 @@ def _sweep(seeds, targets, m, retain, leaf_grads):
         key = id(node)
         grads[key] = g if key not in grads else grads[key] + g
     roots = [node for node, _ in seeds]
-    if targets is None:
-        stop = None
-        order = _topological_order(roots, None)
-    else:
-        stop = {id(t) for t in targets}
-        order = _leading_to(_topological_order(roots, stop), stop)
+    stop = None if targets is None else {id(t) for t in targets}
+    order, dead_ends = _topological_order(roots, stop)
+    if dead_ends and stop is not None:  # some nodes lead elsewhere (another transform's tape): skip them
+        order = _leading_to(order, stop)
     try:
         _sweep_in_order(order, grads, leaf_grads, stop, m, retain)
     except BaseException:
@@ -471,15 +480,16 @@ def _sweep(seeds, targets, m, retain, leaf_grads):
 
 def _sweep_in_order(order, grads, leaf_grads, stop, m, retain):
     probe = _probe if not m.tensors else None
-    hooks = _node_hooks
+    hooks = _node_hooks.data  # the plain dict under the weak one: an empty check costs nothing
+    leaves = stop is None
     for node in reversed(order):
-        g = grads.pop(id(node), None)
+        key = id(node)
+        g = grads.pop(key, None)
         if g is None:
             continue
         if hooks:
             g = _run_node_hooks(node, g, m)
-        if _is_stop(node, stop):
-            key = id(node)
+        if isinstance(node, Leaf) if leaves else key in stop:
             leaf_grads[key] = g if key not in leaf_grads else leaf_grads[key] + g
             continue
         if probe is None:

@@ -88,6 +88,19 @@ def _positions(grad_position, n_args, jacobian=False):
     return positions, len(positions) == 1
 
 
+def _positions_cache(grad_position):
+    """:func:`_positions` for ``grad_position``, remembered per number of arguments (a transform is called often)."""
+    known = {}
+
+    def positions_for(n_args):
+        found = known.get(n_args)
+        if found is None:
+            found = known[n_args] = _positions(grad_position, n_args)
+        return found
+
+    return positions_for
+
+
 def _check_flags(op, **flags):
     for name, value in flags.items():
         if not isinstance(value, bool):
@@ -104,11 +117,12 @@ class _Tape:
     def __init__(self, fn, args, kwargs, positions, weights, has_aux):
         args = list(args)
         self.input_leaves = []
-        self.positions = tuple(p for p in positions if isinstance(args[p], Tensor))  # MindSpore skips the rest
+        self.positions = tuple([p for p in positions if isinstance(args[p], Tensor)])  # MindSpore skips the rest
         for p in self.positions:
             arg = args[p]
-            arg._require_data("grad")
-            leaf = _ag.leaf_for(arg, f"input{p}")
+            if arg._data is None:
+                arg._require_data("grad")
+            leaf = _ag.leaf_for(arg, _input_label(p))
             args[p] = leaf
             self.input_leaves.append(leaf)
         self.weights = weights
@@ -124,8 +138,11 @@ class _Tape:
                 _ag.copy_tensor_hooks(w, node)
                 w._node = node
                 self.weight_nodes.append(node)
-            with _ag.recording():
+            _ag._depth += 1  # record (a context manager would cost more than the rest of a small call)
+            try:
                 out = fn(*args, **kwargs)
+            finally:
+                _ag._depth -= 1
             self.output, self.aux = _split_aux(out, has_aux)
         except BaseException:
             self.restore_weights()
@@ -147,7 +164,7 @@ class _Tape:
         return _ag.backpropagate(seeds, self.targets(), retain)
 
     def input_grads(self, leaf_grads):
-        return tuple(_grad_for(leaf_grads, leaf._node, leaf) for leaf in self.input_leaves)
+        return tuple([_grad_for(leaf_grads, leaf._node, leaf) for leaf in self.input_leaves])
 
     def weight_grads(self, leaf_grads):
         grads = tuple(_grad_for(leaf_grads, node, w) for node, w in zip(self.weight_nodes, self.weights))
@@ -159,6 +176,13 @@ class _Tape:
                 if hasattr(w, "__dict__"):
                     w.__dict__["_last_grad"] = g
         return grads
+
+
+_INPUT_LABELS = tuple(f"input{p}" for p in range(8))
+
+
+def _input_label(position):
+    return _INPUT_LABELS[position] if position < len(_INPUT_LABELS) else f"input{position}"
 
 
 def _differentiable_weight(w):
@@ -267,10 +291,15 @@ def _seeds(output, sens):
     Inside an outer transform the seeds are Tensors (a given ``sens`` keeps
     its own tape link, so the result is differentiable in it too).
     """
+    tensors = _ag._depth > 0
+    xp = _backend._current.xp
+    if sens is None and type(output) is Tensor:  # the usual case: one output, seeded with ones
+        if output._node is None:
+            return []
+        g = xp.ones_like(output._data)
+        return [(output._node, Tensor._from_array(g) if tensors else g)]
     outputs = _flatten(output)
     senses = [None] * len(outputs) if sens is None else _flatten_sens(sens, output)
-    tensors = _ag.tensor_mode()
-    xp = _backend.current().xp
     seeds = []
     for o, s in zip(outputs, senses):
         if o._node is None:
@@ -345,10 +374,11 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
     """
     _check_transform_arguments(fn, grad_position, weights, has_aux, return_ids, sens_param)
     weight_list, single_weight = _as_weight_list(weights)
+    positions_for = _positions_cache(grad_position)
 
     def grad_fn(*args, **kwargs):
         args, sens = _split_sens(args, sens_param)
-        positions, single = _positions(grad_position, len(args))
+        positions, single = positions_for(len(args))
         tape, leaf_grads = _run(fn, args, kwargs, positions, weight_list, has_aux, sens)
         result = _arrange(tape, leaf_grads, single, weights is not None, single_weight, return_ids, grad_position)
         if has_aux:
@@ -387,10 +417,11 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     """
     _check_transform_arguments(fn, grad_position, weights, has_aux, return_ids, sens_param)
     weight_list, single_weight = _as_weight_list(weights)
+    positions_for = _positions_cache(grad_position)
 
     def value_and_grad_fn(*args, **kwargs):
         args, sens = _split_sens(args, sens_param)
-        positions, single = _positions(grad_position, len(args))
+        positions, single = positions_for(len(args))
         tape, leaf_grads = _run(fn, args, kwargs, positions, weight_list, has_aux, sens)
         grads = _arrange(tape, leaf_grads, single, weights is not None, single_weight, return_ids, grad_position)
         value = _result(tape.output)
