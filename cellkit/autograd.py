@@ -43,6 +43,7 @@ from __future__ import annotations
 import weakref as _weakref
 
 from . import backend as _backend
+from . import batching as _batching
 from .hook_handles import HookRegistry
 from .tensor import Tensor
 
@@ -54,6 +55,10 @@ _depth = 0
 
 # Set by cellkit.memory.profile while it measures (saved arrays, gradients); None otherwise.
 _probe = None
+
+# Set by cellkit.vmap while it runs a function on batched tensors (it notes the nodes made inside, and
+# puts a batch sum between an op and an input from outside); None otherwise.
+_batch_watch = None
 
 # The source of a saved value that is the op's own output (others are input indices, or None).
 OUTPUT = -1
@@ -121,6 +126,8 @@ class Node:
         self.info = info
         if _probe is not None:  # cellkit.memory is measuring: note what this node keeps alive
             _probe.node(self)
+        if _batch_watch is not None:  # vmap is running a batch: this node is made inside it
+            _batch_watch.note(self)
 
     def unpack(self, m):
         """The saved values in ``m``'s form: the arrays, or Tensors linked to the tape.
@@ -202,6 +209,8 @@ def record(out_array, op, rule, inputs, saved=(), sources=(), info=None):
     nodes = tuple([t._node if isinstance(t, Tensor) else None for t in inputs])
     for n in nodes:
         if n is not None:
+            if _batch_watch is not None:
+                nodes = _batch_watch.adapt(out_array, nodes, inputs)
             out._node = Node(op, rule, nodes, saved, sources, info)
             break
     return out
@@ -331,6 +340,8 @@ def _run_node_hooks(node, g, m):
     registry = _node_hooks.get(node)
     if not registry:
         return g
+    if _batching.is_batched(g._data if m.tensors else g):
+        raise _batching.Unbatchable("a gradient hook is the user's code: vmap runs it example by example")
     for hook in list(registry.values()):
         as_tensor = g if m.tensors else Tensor._from_array(g)
         result = hook(as_tensor)

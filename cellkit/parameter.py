@@ -32,6 +32,7 @@ import re
 import numpy as np
 
 from . import backend as _backend
+from . import batching as _batching
 from . import dtype as _dt
 from .tensor import Tensor
 
@@ -515,6 +516,8 @@ class Parameter(Tensor):
             self._sliced = slice_shape
             return self
         array = _cast_array(data._require_data("set_data"), dtype)
+        if _batching.is_batched(array):  # a Parameter holds one value, not one per example of a vmap
+            raise _batching.Unbatchable("a Parameter cannot be set to a batched value inside vmap")
         self._data = array
         self._lazy = None
         self._sliced = slice_shape

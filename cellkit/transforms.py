@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from . import autograd as _ag
 from . import backend as _backend
+from . import batching as _batching
 from .tensor import Tensor
 
 __all__ = ["grad", "value_and_grad", "get_grad", "vjp", "GradOperation"]
@@ -168,7 +169,7 @@ class _Tape:
 
     def weight_grads(self, leaf_grads):
         grads = tuple(_grad_for(leaf_grads, node, w) for node, w in zip(self.weight_nodes, self.weights))
-        if not _ag.tensor_mode():
+        if not _ag.tensor_mode() and not any(_batching.is_batched(g._data) for g in grads):
             for w, g in zip(self.weights, grads):
                 # Each Parameter keeps its latest gradient (a reference, like PyTorch's ``.grad``),
                 # replaced by the next one, so displays can show gradient norms.  Plain Tensors

@@ -42,7 +42,7 @@ import weakref
 
 from ..nn import cell as _cell_mod
 from ..nn.cell import Cell
-from . import eager, tracer as _tracer
+from . import eager, runtime as _runtime, tracer as _tracer
 from .compiler import GraphCache, compile_call, signature, stamp_for
 
 __all__ = ["jit", "function_graph", "function_trace_count"]
@@ -133,8 +133,8 @@ def _jitted(fn, settings, owner=None):
 
     @functools.wraps(fn)
     def jitted(*args, **kwargs):
-        if _tracer.active() is not None or eager.opaque_depth:
-            return fn(*args, **kwargs)  # inside a graph being traced: becomes part of it
+        if _tracer.active() is not None or eager.opaque_depth or _runtime.batched_args(args, kwargs):
+            return fn(*args, **kwargs)  # inside a graph being traced (becomes part of it), or on vmap's batch
         root = owner
         if root is None and args and isinstance(args[0], Cell):
             root = args[0]

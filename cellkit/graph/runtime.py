@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import inspect
 
+from .. import batching as _batching
 from .. import context as _context
 from ..nn import cell as _cell_mod
 from . import eager, tracer as _tracer
@@ -56,8 +57,9 @@ def call(cell, args, kwargs):
     active = _tracer._active
     if active is not None:
         return active.call_cell(cell, args, kwargs, eager.run_opaque)
-    if eager.opaque_depth:
-        return cell._call_with_extras(args, kwargs)  # inside an optimizer / custom-bprop Cell: op by op
+    if eager.opaque_depth or batched_args(args, kwargs):
+        # inside an optimizer / custom-bprop Cell, or on vmap's batched tensors: op by op
+        return cell._call_with_extras(args, kwargs)
     if _tracer._is_opaque_cell(cell):
         return eager.run_opaque(cell, args, kwargs)
     return _compiled_call(cell, args, kwargs, restore=False)
@@ -92,6 +94,11 @@ def _arg_names(fn):
                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     except (TypeError, ValueError):
         return []
+
+
+def batched_args(args, kwargs):
+    """True when ``vmap`` calls with batched tensors (a graph is traced for one real example, so it runs op by op)."""
+    return any(_batching.is_batched(t._data) for t in _tensor_args(args, kwargs))
 
 
 def _tensor_args(args, kwargs):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from .. import autograd as _ag
 from .. import backend as _backend
+from .. import batching as _batching
 from .. import offload as _offload
 from .. import recompute as _rc
 from ..tensor import Tensor
@@ -101,6 +102,9 @@ class HookMixin:
 
     # ------------------------------------------------------------------ running
     def _run_with_hooks(self, args, kwargs):
+        if any(isinstance(a, Tensor) and _batching.is_batched(a._data) for a in args):
+            # Hooks and observers are the user's code, run once per call: vmap calls this Cell example by example.
+            raise _batching.Unbatchable(f"{type(self).__name__} has hooks or observers; vmap runs it per example")
         observers = self._observers  # () unless a tool (cellkit.trace) watches this Cell
         call = None
         replay_flags = record_flags = None

@@ -29,6 +29,7 @@ outer transform records.
 from __future__ import annotations
 
 from .. import autograd as _ag
+from .. import batching as _batching
 from ..hook_handles import RemovableHandle
 from ..tape_gate import TapeGate
 from ..tensor import Tensor
@@ -95,6 +96,8 @@ class HookBackward(Primitive):
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
     def _on_backward(self, grads, m):
+        if any(g is not None and _batching.is_batched(g._data if m.tensors else g) for g in grads):
+            raise _batching.Unbatchable("HookBackward's hook is the user's code: vmap runs it example by example")
         result = self.hook_fn(tuple(None if g is None else m.as_tensor(g) for g in grads))
         if result is None:
             return None

@@ -36,6 +36,7 @@ import numbers
 
 from .. import autograd as _ag
 from .. import backend as _backend
+from .. import batching as _batching
 from .. import dtype as _dt
 from .. import recompute as _rc
 from ..tensor import Tensor
@@ -206,6 +207,8 @@ def _update_running(t, batch_value, momentum):
     """``t = (1 - momentum) * t + momentum * batch_value``, in place and off the tape."""
     if t is None:
         return
+    if _batching.is_batched(batch_value):  # running statistics are not per example: vmap runs one at a time
+        raise _batching.Unbatchable("batch-norm running statistics cannot be updated from a batched value")
     current = t._data
     new = current * (1 - momentum) + _as_dtype(batch_value, current.dtype) * momentum
     t._data = _as_dtype(new, current.dtype)

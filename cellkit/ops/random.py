@@ -20,6 +20,7 @@ import numbers
 import numpy as np
 
 from .. import autograd as _ag
+from .. import batching as _batching
 from .. import seed as _seed
 from ._core import backend, float_array, record, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
@@ -54,8 +55,11 @@ def _stream(seed):
     return streams[seed]
 
 
-def _keep_mask(shape, keep_prob, generator):
-    """A boolean array: True with probability ``keep_prob``, drawn on the host."""
+def _keep_mask(like, keep_prob, generator):
+    """A boolean array shaped like the array ``like``: True with probability ``keep_prob``, drawn on the host."""
+    if _batching.is_batched(like):  # one mask would serve every example: vmap draws example by example instead
+        raise _batching.Unbatchable("random draws inside vmap are made one example at a time")
+    shape = like.shape
     be = backend()
     u = be.random_uniform(generator, shape, xp().float32)
     if keep_prob >= 1:  # float32 rounding can turn a draw just below 1 into 1.0
@@ -113,7 +117,7 @@ def dropout(input, p=0.5, training=True, seed=None):
     if not training or p == 0:
         return t
     a = float_array(t, op)
-    keep = _keep_mask(a.shape, 1 - p, _stream(seed))
+    keep = _keep_mask(a, 1 - p, _stream(seed))
     return _apply_mask(t, a, keep, 1 / (1 - p), "Dropout")
 
 
@@ -145,6 +149,6 @@ class Dropout(Primitive):
         t = tensor_arg(x, "x", op)
         a = float_array(t, op)
         generator = self._generator if self._generator is not None else _seed.generator()
-        keep = _keep_mask(a.shape, self.keep_prob, generator)
+        keep = _keep_mask(a, self.keep_prob, generator)
         out = _apply_mask(t, a, keep, 1 / self.keep_prob, op)
         return out, wrap(xp().astype(keep, a.dtype))
