@@ -50,7 +50,8 @@ class _Linearized:
     """``fn`` run once, with ``u -> J^T u`` recorded as a function of fresh cotangent leaves ``u``."""
 
     def __init__(self, fn, args, positions, has_aux):
-        self.tape = _tf._Tape(fn, args, {}, positions, [], has_aux)
+        with _ag.recording():  # one level more: the tape is recorded to be differentiated twice
+            self.tape = _tf._Tape(fn, args, {}, positions, [], has_aux)
         self.outputs = _tf._flatten(self.tape.output)
         xp = _backend.current().xp
         self.cotangents = []

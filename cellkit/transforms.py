@@ -496,7 +496,8 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     for i, value in enumerate(inputs):
         if not isinstance(value, Tensor):
             raise TypeError(f"vjp: every input must be a Tensor, but input {i} is {type(value).__name__}")
-    tape = _Tape(fn, inputs, {}, tuple(range(len(inputs))), weight_list, has_aux)
+    with _ag.recording():  # one level more: vjp_fn may itself be differentiated, in its cotangent or beyond
+        tape = _Tape(fn, inputs, {}, tuple(range(len(inputs))), weight_list, has_aux)
     tape.restore_weights()
 
     def vjp_fn(*cotangent):

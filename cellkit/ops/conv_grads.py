@@ -154,6 +154,9 @@ def backward_arrays(g, cols, X, W, geometry, need_x, need_w):
 
 def backward_ops(g, cols, X, W, geometry, need_x, need_w):
     """The same gradients as recorded ops on Tensors (for a gradient of a gradient)."""
+    if need_w and X is None:  # the forward kept only the window matrix: it ran under one transform
+        raise RuntimeError("this conv2d was recorded for first-order gradients only (its input was not kept); "
+                           "run it inside the outer transform to differentiate its gradient")
     gx = conv2d_input_grad(g, W, geometry) if need_x else None
     gw = conv2d_weight_grad(X, g, geometry) if need_w else None
     return gx, gw

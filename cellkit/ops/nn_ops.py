@@ -186,7 +186,12 @@ def _conv2d(input, weight, bias, stride, pads, dilation, groups, op, pad_mode="p
             return wrap(out)
     # The window matrix (NumPy) makes the weight's gradient one product; the input and the
     # weight themselves let a gradient of the gradient be taken (see conv_grads).
-    return record(out, "Conv2D", _conv2d_rule, (xt, wt, bt), (cols, X, W), (None, 0, 1), geometry)
+    # The window matrix (NumPy) makes the weight's gradient one product.  A gradient of the gradient needs
+    # the input itself (see conv_grads): it is kept only when two transforms record (keeping it always
+    # would hold each layer's input until backward, about 5% of a LeNet step).
+    keep_input = cols is None or _ag._depth >= 2
+    return record(out, "Conv2D", _conv2d_rule, (xt, wt, bt), (cols, X if keep_input else None, W), (None, 0, 1),
+                  geometry)
 
 
 def _conv2d_rule(m, node, g):
