@@ -216,16 +216,6 @@ def record(out_array, op, rule, inputs, saved=(), sources=(), info=None):
     return out
 
 
-def needs_grad(*tensors) -> bool:
-    """True if recording and any of ``tensors`` is on the tape."""
-    if _depth == 0:
-        return False
-    for t in tensors:
-        if isinstance(t, Tensor) and t._node is not None:
-            return True
-    return False
-
-
 def higher_order(*tensors) -> bool:
     """True if an op on ``tensors`` may be differentiated twice: two transforms record and one input is on a tape.
 

@@ -236,8 +236,6 @@ def _to_batched_args(value, axes, level):
         return type(value)(_to_batched_args(v, a, level) for v, a in zip(value, axes))
     if axes is None:
         return value
-    from . import ops
-
     moved = value if axes % value.ndim == 0 else _move(value, axes % value.ndim, 0)
     return _batch_tensor(moved, level)
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from .. import backend as _backend
 from .. import dtype as _dt
-from ..autograd import OUTPUT, needs_grad, record, unbroadcast  # noqa: F401  (re-exported for op modules)
+from ..autograd import OUTPUT, record, unbroadcast  # noqa: F401  (re-exported for op modules)
 from ..tensor import Tensor
 
 wrap = Tensor._from_array
@@ -215,14 +215,6 @@ def binary_operands(a, b, op):
             return a, b, A, B
         return binary_operands(tensor_arg(a, "input", op), b, op)
     return binary_operands(tensor_arg(a, "input", op), tensor_arg(b, "other", op), op)
-
-
-def grad_like(g, array):
-    """``g`` summed down to ``array``'s shape and cast to its dtype."""
-    g = unbroadcast(g, array.shape)
-    if g.dtype != array.dtype:
-        g = xp().astype(g, array.dtype)
-    return g
 
 
 def check_broadcast(A, B, op, names=("input", "other")):

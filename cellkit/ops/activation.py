@@ -145,7 +145,6 @@ def leaky_relu(input, alpha=0.2):
     """
     _check_number(alpha, "alpha", "leaky_relu")
     t, a = _float_input(input, "leaky_relu")
-    xs = xp()
     out = a * (_mask(a >= 0, a) * (1 - alpha) + alpha)  # a factor of 1 or alpha: exact, inf-safe
     return _finish(t, out, "LeakyReLU", _leaky_relu_rule, (a,), info=alpha)
 

@@ -38,7 +38,6 @@ from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
 from ._core import backend, float_array, record, tensor_arg, wrap, xp
-from ..tensor import Tensor
 from . import _conv_numpy, _pool_numpy, conv_grads as _conv_grads, pool_grads as _pool_grads
 from .primitive import Primitive, prim_attr_register
 

@@ -21,13 +21,11 @@ pooling again.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .. import autograd as _ag
 from ..tensor import Tensor
 from . import _pool_numpy
-from ._core import backend, record, tensor_arg, wrap, xp
-from .conv_grads import crop, full, pad, window_slices
+from ._core import record, tensor_arg, wrap, xp
+from .conv_grads import crop, full, pad
 
 __all__ = ["MaxPoolPlan", "AvgPoolPlan", "max_pool_scatter", "max_pool_pick", "avg_pool_op", "avg_pool_spread"]
 
