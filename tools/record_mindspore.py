@@ -4,11 +4,13 @@ Run from the repository root with a Python that has ``mindspore==2.10.0`` (never
 
     /work/msvenv/bin/python tools/record_mindspore.py transforms          # all cases
     /work/msvenv/bin/python tools/record_mindspore.py transforms --only grad_position_int --print
+    /work/msvenv/bin/python tools/record_mindspore.py ops_math --batch 40      # 40 cases per process
 
 It imports ``tests/mindspore_cases/<module>.py``, runs every case once in PyNative mode on the
-CPU with ``(mindspore, mindspore.ops, mindspore.nn, numpy)``, each case in a new interpreter
+CPU with ``(mindspore, mindspore.ops, mindspore.nn, numpy)``, ``--batch`` cases per new
+interpreter (1 by default) -- and never a case after one that raised in the same interpreter
 (MindSpore keeps PyNative grad state across an exception raised inside a transform, so in one
-process a raising case can change the answers of the cases after it), ``--jobs`` at a time, and
+process a raising case can change the answers of the cases after it) --, ``--jobs`` at a time, and
 writes ``tests/fixtures/mindspore/<module>.json``.  With ``--only`` the named cases are
 re-recorded and merged into the existing file.  The tool imports nothing from cellkit.
 
@@ -186,8 +188,12 @@ def run_case(case, ms, ops, nn, np, verbose=False):
 _ENTRY_MARK = "@@record_mindspore_entry@@ "
 
 
-def _worker(module_name, case_name, verbose):
-    """Run one case in this (fresh) process and print its entry on a marked line."""
+def _worker(module_name, case_names, verbose):
+    """Run cases in this (fresh) process, in order, printing each entry on a marked line.
+
+    It stops after the first case that raises: MindSpore's PyNative grad state survives an
+    exception raised inside a transform, so no case may run after one in the same process.
+    """
     os.environ.setdefault("GLOG_v", "3")  # MindSpore's C++ log: errors only
     import numpy as np
     import mindspore as ms
@@ -195,27 +201,52 @@ def _worker(module_name, case_name, verbose):
 
     ms.set_device("CPU")
     ms.set_context(mode=ms.PYNATIVE_MODE)
-    case = _load_cases(module_name).CASES[case_name]
-    entry = run_case(case, ms, ops, nn, np, verbose=verbose)
-    sys.stdout.write(_ENTRY_MARK + json.dumps(entry, allow_nan=False) + "\n")
-    sys.stdout.flush()
+    cases = _load_cases(module_name).CASES
+    for name in case_names:
+        entry = run_case(cases[name], ms, ops, nn, np, verbose=verbose)
+        sys.stdout.write(_ENTRY_MARK + json.dumps([name, entry], allow_nan=False) + "\n")
+        sys.stdout.flush()
+        if "raises" in entry:
+            break
 
 
-def _record_in_subprocess(module_name, case_name, verbose, timeout):
-    """A case's entry, recorded by a new interpreter: MindSpore's PyNative grad state survives
-    an exception raised inside a transform, so a case run after a raising one can fail for
-    reasons of its own.  One process per case keeps every answer independent of the order."""
-    command = [sys.executable, str(Path(__file__).resolve()), module_name, "--worker", case_name]
+def _record_in_subprocess(module_name, case_names, verbose, timeout):
+    """Entries of ``case_names`` recorded by a new interpreter, in order, up to and including the
+    first one that raises: ``{name: entry}`` for those it did (the caller re-queues the rest).
+    A fresh process keeps every answer independent of the order (see :func:`_worker`)."""
+    command = [sys.executable, str(Path(__file__).resolve()), module_name, "--worker", *case_names]
     if verbose:
         command.append("--verbose")
     # A scratch working directory: MindSpore writes debug dumps (rank_0/om/analyze_fail.ir) there.
     with tempfile.TemporaryDirectory(prefix="record_mindspore_") as scratch:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=scratch)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout * len(case_names),
+                              cwd=scratch)
+    entries = {}
     for line in done.stdout.splitlines():
         if line.startswith(_ENTRY_MARK):
-            return json.loads(line[len(_ENTRY_MARK):]), done.stderr
-    raise RuntimeError(f"case {case_name}: the MindSpore process ended with status {done.returncode} "
-                       f"and no answer:\n{done.stderr[-3000:]}")
+            name, entry = json.loads(line[len(_ENTRY_MARK):])
+            entries[name] = entry
+    if not entries:
+        raise RuntimeError(f"case {case_names[0]}: the MindSpore process ended with status {done.returncode} "
+                           f"and no answer:\n{done.stderr[-3000:]}")
+    return entries, done.stderr
+
+
+def _record_all(module_name, names, jobs, batch, verbose, timeout):
+    """Every case of ``names`` recorded, ``batch`` cases per process, ``jobs`` processes at once."""
+    pending = list(names)
+    entries = {}
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        while pending:
+            groups = [pending[i:i + batch] for i in range(0, len(pending), batch)]
+            results = list(pool.map(lambda g: _record_in_subprocess(module_name, g, verbose, timeout), groups))
+            pending = []
+            for group, (done, stderr) in zip(groups, results):
+                entries.update(done)
+                pending += [n for n in group if n not in done]  # after a raising case: again, fresh
+                if verbose and stderr.strip():
+                    print(f"--- {group[0]}... (stderr)\n{stderr.rstrip()}", file=sys.stderr)
+    return entries
 
 
 def _distribution_version(name):
@@ -232,7 +263,9 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="cases recorded at once")
     parser.add_argument("--timeout", type=float, default=300, help="seconds allowed to one case")
     parser.add_argument("--output", type=Path, help="fixture path (default tests/fixtures/mindspore/<module>.json)")
-    parser.add_argument("--worker", metavar="CASE", help=argparse.SUPPRESS)  # internal: run one case here
+    parser.add_argument("--batch", type=int, default=1,
+                        help="cases per MindSpore process (a process still stops after a raising case)")
+    parser.add_argument("--worker", nargs="+", metavar="CASE", help=argparse.SUPPRESS)  # internal: run cases here
     args = parser.parse_args(argv)
 
     if args.worker:
@@ -250,16 +283,11 @@ def main(argv=None):
             entries = json.loads(output.read_text())["cases"]
     selected = args.only or cases.names()
 
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {name: pool.submit(_record_in_subprocess, args.module, name, args.verbose, args.timeout)
-                   for name in selected}
-        for name in selected:
-            entry, stderr = futures[name].result()
-            entries[name] = entry
-            if args.verbose and stderr.strip():
-                print(f"--- {name} (stderr)\n{stderr.rstrip()}", file=sys.stderr)
-            if args.print:
-                print(name, json.dumps(entry)[:2000], flush=True)
+    recorded = _record_all(args.module, selected, args.jobs, max(1, args.batch), args.verbose, args.timeout)
+    for name in selected:
+        entries[name] = recorded[name]
+        if args.print:
+            print(name, json.dumps(recorded[name])[:2000], flush=True)
     # Keep the file in the case list's order, and drop entries of cases that no longer exist.
     ordered = {name: entries[name] for name in cases.names() if name in entries}
 
