@@ -161,6 +161,7 @@ def run_case(case, ms, ops, nn, np, verbose=False):
     try:
         with redirect_stdout(captured):
             result = case(ms, ops, nn, np)
+            _leaves(result, ms)  # MindSpore may run ops asynchronously: an op's error surfaces here
     except NameError:
         raise  # a mistake in the case's own text, not MindSpore's answer
     except Exception as exc:  # noqa: BLE001 -- every other exception is a recorded answer

@@ -30,10 +30,22 @@ from .primitives import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .reduce import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
+from .elementwise import *  # noqa: F401,F403
+from .statistics import *  # noqa: F401,F403
+from .indexing import *  # noqa: F401,F403
+from .layout import *  # noqa: F401,F403
+from .fft import *  # noqa: F401,F403
+from .nn_functional import *  # noqa: F401,F403
+from .sparse import *  # noqa: F401,F403
+from .communication import *  # noqa: F401,F403
+from .misc import *  # noqa: F401,F403
 # Last on purpose: importing the submodule ``ops/norm.py`` (BatchNorm, LayerNorm ...) bound the
 # name ``norm`` to that module; MindSpore's ``ops.norm`` is the function.
 from .norms import norm  # noqa: F401,E402
 
 from ..vmap import vmap  # noqa: F401,E402  (ops.vmap, as in MindSpore)
+from . import (communication, elementwise, fft, indexing, layout, misc, nn_functional, sparse,  # noqa: E402
+               statistics)
+_tensor_methods.install(communication, elementwise, fft, indexing, layout, misc, nn_functional, sparse, statistics)
 from . import _rule_math  # noqa: E402
 _rule_math._install()  # the tape's backward rules now have their array and Tensor namespaces

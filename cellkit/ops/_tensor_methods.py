@@ -204,3 +204,11 @@ for _name, _fn in _METHODS.items():
 
 Tensor.T = property(_T)
 Tensor.mT = property(lambda self: shape.swapaxes(self, -1, -2))
+
+
+def install(*modules):
+    """Give Tensor the methods each op module lists in its ``TENSOR_METHODS`` (name -> function)."""
+    for module in modules:
+        for name, fn in getattr(module, "TENSOR_METHODS", {}).items():
+            _METHODS[name] = fn
+            setattr(Tensor, name, fn)

@@ -51,6 +51,8 @@ import cellkit as ms
 from cellkit import memory, nn, ops
 from cellkit.common import initializer as init_mod
 from cellkit.ops import primitive as primitive_mod
+from tests import op_catalogue
+from tests.mindspore_cases import to_tensors
 
 import reliability
 
@@ -537,10 +539,26 @@ def delegates(*fns, depth=3):
     return found
 
 
+def _catalogue_examples(id, params):
+    """Valid values for ``ops.<name>`` from the op catalogue: its first sample, bound to the parameter names."""
+    if not id.startswith("ops.") or id.endswith("()"):
+        return {}
+    name = id[len("ops."):]
+    info = next((i for family in op_catalogue.families() for i in op_catalogue.load_family(family).OPS
+                 if i.name == name), None)
+    if info is None or not info.samples:
+        return {}
+    args = info.host_args(0)
+    values = dict(zip([p.name for p in params if p.kind is not KW], args))
+    values.update(info.samples[0].kwargs)
+    return {k: (lambda v=v: to_tensors(v, ms, np)) for k, v in values.items()}
+
+
 def _entry(id, area, make, params, names, code=()):
     override = EXAMPLES.get(id, {})
     params = override.get("@params", params)
-    valid = {k: v for k, v in override.items() if not k.startswith("@")}
+    valid = _catalogue_examples(id, params)
+    valid.update({k: v for k, v in override.items() if not k.startswith("@")})
     names = _names(*names, *delegates(*code), *override.get("@names", ()), params=params)
     for cls in code:
         if isinstance(cls, type):  # a base class's __init__ may raise for its subclass

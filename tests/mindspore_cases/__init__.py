@@ -112,3 +112,110 @@ def load_case_module(module_name: str):
     if not (CASES_DIR / f"{module_name}.py").is_file():
         raise FileNotFoundError(f"no case module {module_name!r} in {CASES_DIR}")
     return importlib.import_module(f"{_PACKAGE}.{module_name}")
+
+
+# ------------------------------------------------------------------ cases made from the op catalogue
+def _catalogue():
+    """``tests/op_catalogue`` loaded by path (it too imports neither MindSpore nor cellkit)."""
+    spec_name = "_op_catalogue"
+    if spec_name not in sys.modules:
+        directory = CASES_DIR.parent / "op_catalogue"
+        spec = importlib.util.spec_from_file_location(
+            spec_name, directory / "__init__.py", submodule_search_locations=[str(directory)])
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[spec_name] = package
+        spec.loader.exec_module(package)
+    return sys.modules[spec_name]
+
+
+def to_tensors(value, ms, np):
+    """NumPy arrays (also inside tuples and lists) as Tensors of their dtype; other values as they are."""
+    if isinstance(value, np.ndarray):
+        return ms.Tensor(value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(to_tensors(v, ms, np) for v in value)
+    return value
+
+
+def probe_sum(out, ms, np, seed):
+    """``sum(out * probe)`` over every float Tensor of ``out``: a scalar whose gradient tests the whole Jacobian.
+
+    The probes are fixed numbers (the catalogue's own generator), the same under MindSpore and cellkit.
+    """
+    package = _catalogue()
+    tensors = [out] if isinstance(out, ms.Tensor) else [t for t in out if isinstance(t, ms.Tensor)]
+    total = None
+    for k, t in enumerate(tensors):
+        if "Float" not in str(t.dtype):  # Float16/32/64 and BFloat16 outputs take part; ints and bools do not
+            continue
+        probe = package.materialize(package.Arr(tuple(t.shape), "float32", -1.0, 1.0), seed + k)
+        term = (t * ms.Tensor(probe.astype(np.float32)).astype(t.dtype)).sum()
+        total = term if total is None else total + term
+    return total
+
+
+def catalogue_cases(family):
+    """A :class:`CaseList` with one case per sample of each op in ``tests/op_catalogue/<family>.py``.
+
+    Sample ``label`` of op ``name`` is the case ``name__label``: it returns the op's output, or
+    ``(output, gradients)`` when the sample differentiates some arguments (the gradients of
+    :func:`probe_sum` of the output).  Each bad input is a case ``name__bad_label`` that must raise.
+    """
+    package = _catalogue()
+    cases = CaseList()
+    for info in package.load_family(family).OPS:
+        for index, sample in enumerate(info.samples):
+            label = info.sample_label(index)
+            wrong = label in info.mindspore_wrong
+            expected = None
+            if wrong:
+                if sample.grad or info.ref is None:
+                    raise ValueError(f"{info.name} sample {label}: mindspore_wrong needs a reference and no gradient")
+                expected = _reference_for(info, index)
+            cases.case(_sample_case(info, index), rtol=info.rtol, atol=info.atol, mindspore_wrong=wrong,
+                       expected=expected, note=info.mindspore_wrong.get(label, ""))
+        for bad in info.bad:
+            cases.case(_bad_case(info, bad))
+    return cases
+
+
+def _named(fn, name):
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+def _sample_case(info, index):
+    sample = info.samples[index]
+
+    def case(ms, ops, nn, np):
+        op = getattr(ops, info.name)
+        args = to_tensors(info.host_args(index), ms, np)
+        out = op(*args, **sample.kwargs)
+        if not sample.grad:
+            return out
+
+        def weighted(*diff_args):
+            call_args = list(args)
+            for position, value in zip(sample.grad, diff_args):
+                call_args[position] = value
+            return probe_sum(op(*call_args, **sample.kwargs), ms, np, info.seed(index) + 1000)
+
+        grads = ms.grad(weighted, grad_position=tuple(range(len(sample.grad))))(*[args[p] for p in sample.grad])
+        return out, grads
+
+    return _named(case, f"{info.name}__{info.sample_label(index)}")
+
+
+def _bad_case(info, bad):
+    def case(ms, ops, nn, np):
+        args = to_tensors(_catalogue().materialize(bad.args, 7), ms, np)
+        return getattr(ops, info.name)(*args, **bad.kwargs)
+
+    return _named(case, f"{info.name}__bad_{bad.label}")
+
+
+def _reference_for(info, index):
+    """``expected(np)`` of a sample MindSpore gets wrong: the catalogue's NumPy reference."""
+    def expected(np):
+        return info.ref(*info.host_args(index), **info.samples[index].kwargs)
+    return expected
