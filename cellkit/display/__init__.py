@@ -50,18 +50,25 @@ __all__ = ["cell_tree", "parameter_table", "tensor_view", "mimebundle", "registe
            "memory_chart", "memory_graph", "recompute_explorer"]
 
 
-def cell_tree(net, max_nodes=300, open_depth=None, group_repeats=True) -> Display:
+def cell_tree(net, max_nodes=300, open_depth=None, group_repeats=True, gradients=False, example=None,
+              trace=None) -> Display:
     """The tree of ``net``'s Cells: names, classes, arguments, parameter counts, hooks and settings.
 
-    Runs of identical sibling sub-trees are summarised (``Block × 24``);
-    beyond ``max_nodes`` rows the tree stops with a count of what it left out.
+    Runs of sibling sub-trees with the same structure are summarised
+    (``Block × 24``, with the spread of their values); beyond ``max_nodes``
+    rows the tree stops with a count of what it left out.  ``gradients=True``
+    adds each Cell's gradient norm on a log scale (the gradient-flow view),
+    ``example=(x,)`` input / output shapes and multiply-adds from one run on
+    ``x``, and ``trace`` (a :func:`cellkit.trace`) its NaN/Inf flags and
+    output gradients.
 
     >>> from cellkit import nn
     >>> from cellkit import display
     >>> "Dense" in display.cell_tree(nn.Dense(2, 1)).text()
     True
     """
-    return Display(CellTree(net, max_nodes=max_nodes, open_depth=open_depth, group_repeats=group_repeats), net)
+    return Display(CellTree(net, max_nodes=max_nodes, open_depth=open_depth, group_repeats=group_repeats,
+                            gradients=gradients, example=example, trace=trace), net)
 
 
 def parameter_table(net, max_rows=100, bins=12) -> Display:

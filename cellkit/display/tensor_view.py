@@ -20,39 +20,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import backend as _backend
 from ..parameter import Parameter
 from ..tensor import Tensor
 from . import charts, render, stats
+from .gradflow import param_grad_norm
 from .html import MONO, SANS, badge, el, format_bytes, format_count, format_number, line, one_line, themed
 
 __all__ = ["TensorView", "grad_norm_of"]
 
 
 def grad_norm_of(param):
-    """The norm of ``param``'s latest gradient as a float, or None if none was recorded.
+    """The norm of ``param``'s latest gradient as a float (computed in float64), or None if none was recorded.
 
     Gradient transforms leave each Parameter's latest gradient in
-    ``param._last_grad``; its norm is computed here, on the device, only when
-    a display asks.  Anything may instead set ``param._last_grad_norm``.
+    ``param._last_grad``; its norm is computed on the device, in float64 so
+    that a vanishing gradient of 4e-23 is not shown as 0, only when a display
+    asks (:func:`cellkit.display.gradflow.param_grad_norm`).
     """
-    value = getattr(param, "_last_grad_norm", None)
-    if value is None:
-        grad = getattr(param, "_last_grad", None)
-        if not isinstance(grad, Tensor):
-            return None
-        try:
-            xp = _backend.current().xp
-            data = grad._data
-            value = _backend.current().to_host(xp.sqrt(xp.sum(data * data)))
-        except Exception:  # noqa: BLE001 -- an odd value is shown as missing, not raised
-            return None
-    try:
-        if isinstance(value, Tensor):
-            value = value.asnumpy()
-        return float(np.asarray(value).reshape(()))
-    except Exception:  # noqa: BLE001 -- an odd value is shown as missing, not raised
-        return None
+    return param_grad_norm(param)
 
 
 class TensorView(render.Part):
