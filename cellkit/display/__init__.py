@@ -132,4 +132,4 @@ class _Noted(render.Part):
         from .html import Raw, el
 
         return el("div", Raw(str(self.part.html())),
-                  el("div", self.note, style="font-size:0.8em;opacity:0.65;margin-top:4px"))
+                  el("div", self.note, style="font-size:0.8em;opacity:0.75;margin-top:4px"))

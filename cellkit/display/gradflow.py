@@ -242,7 +242,7 @@ def log_bar(norm, status, width=64, title=None) -> Raw:
     fill = el("span", "", style=f"display:block;height:100%;width:{100 * fraction:.1f}%;background-color:{background}")
     track = el("span", fill, style=(f"display:inline-block;vertical-align:middle;width:{width}px;height:6px;"
                                     f"border-radius:3px;overflow:hidden;{themed('background-color', 'fill')}"))
-    label = format_number(norm, 2)
+    label = format_number(norm, 3)
     chip = el("span", label, style=(f"display:inline-block;min-width:3.6em;text-align:right;padding:0 4px;"
                                     f"margin-left:4px;border-radius:3px;font-size:0.9em;"
                                     f"background-color:{background};color:{TONES[STATUS_TONES.get(status or 'ok', 'ok')][1]}"))

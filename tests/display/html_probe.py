@@ -134,6 +134,37 @@ def assert_safe(markup):
     return root
 
 
+def parameter_table_parts(root):
+    """The parameter tables in an element tree: ``[(header texts, [row field texts], footer text)]``.
+
+    A table is a div of divs: a header line of fields, one div per row (a line of fields, then
+    notes: NaN/Inf counts, aliases), maybe a "… more not shown" line, and a footer.
+    """
+    found = []
+    for div in root.iter("div"):
+        children = div.child_elements("div")
+        if len(children) < 2:
+            continue
+        head = children[0]
+        fields = head.child_elements("span")
+        if not fields or [f.text() for f in fields[:2]] != ["#", "name"]:
+            continue
+        heads = [f.text() for f in fields]
+        rows = []
+        for r in children[1:-1]:
+            parts = r.child_elements("div")
+            if not parts:
+                rows.append([r.text()])
+                continue
+            texts = [f.text() for f in parts[0].child_elements("span")]
+            notes = " ".join(p.text() for p in parts[1:])
+            if notes:
+                texts[1] = texts[1] + " " + notes
+            rows.append(texts)
+        found.append((heads, rows, children[-1].text()))
+    return found
+
+
 # ---------------------------------------------------------------------------- contrast
 _INHERITED_NONE = object()
 

@@ -7,7 +7,7 @@ import pytest
 import cellkit as ms
 from cellkit import display, nn
 
-from html_probe import assert_safe, parse
+from html_probe import assert_safe, parameter_table_parts, parse
 
 pytest.importorskip("ipywidgets")
 
@@ -23,14 +23,10 @@ class Tiny(nn.Cell):
 
 
 def _table_names(markup):
-    """The parameter names in the detail pane's table (second column of each body row)."""
-    root = assert_safe(markup)
+    """The parameter names in the detail pane's table (the name field of each row)."""
     names = []
-    for body in root.find_all("tbody"):
-        for tr in body.child_elements("tr"):
-            tds = tr.child_elements("td")
-            if len(tds) > 2:
-                names.append(tds[1].children[0].strip() if isinstance(tds[1].children[0], str) else tds[1].text())
+    for _, rows, _ in parameter_table_parts(assert_safe(markup)):
+        names += [r[1].split(" ")[0] for r in rows if len(r) > 2]
     return names
 
 
