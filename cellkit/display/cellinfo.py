@@ -33,7 +33,7 @@ HOOK_KINDS = (
     ("_load_state_dict_post_hooks", "load_state_dict_post"),
 )
 
-_TEXT_LIMIT = 160
+_TEXT_LIMIT = 600  # arguments wrap in the tree rather than being cut
 
 
 class CellInfo:

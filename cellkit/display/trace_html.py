@@ -38,7 +38,7 @@ from .trace import (FLAG_KINDS, FLAG_TITLES, describe_first, describe_hook, desc
 
 __all__ = ["render_trace", "timeline", "build_calls", "fold_depth"]
 
-MAX_FIT_COLUMNS = 10      # bars across the timeline before calls are folded
+MAX_FIT_COLUMNS = 10      # bars across the timeline before calls are folded (about 60 px each at 800 px)
 MAX_TABLE_ROWS = 400
 OPEN_TABLE_UP_TO = 60     # rows; longer tables start folded
 OPEN_LEDGER_UP_TO = 12
@@ -48,6 +48,8 @@ KIND_TONES = {"forward_pre": "accent", "forward": "accent", "backward_pre": "war
 FORWARD_FILL = "rgba(47,127,209,0.13)"
 BACKWARD_FILL = "rgba(217,119,6,0.13)"
 RING = TONES["error"][0]
+# JupyterLab stripes table rows (and tints them on hover); our rows say what they look like themselves.
+_ROW = "background-color:transparent"
 
 
 # ---------------------------------------------------------------------------- calls
@@ -126,7 +128,8 @@ def _leaves(roots, depth):
 
 
 def fold_depth(roots, limit=MAX_FIT_COLUMNS):
-    """The deepest level whose calls still fit in ``limit`` columns (0 at least)."""
+    """The deepest level whose calls still fit in ``limit`` columns; 1 at least when the root made calls
+    (runs of its children then share bars)."""
     deepest = max((c.depth for r in roots for c in [r] + r.descendants()), default=0)
     chosen = 0
     for depth in range(deepest + 1):
@@ -134,7 +137,7 @@ def fold_depth(roots, limit=MAX_FIT_COLUMNS):
             chosen = depth
         else:
             break
-    return chosen
+    return max(chosen, min(1, deepest))
 
 
 class _Column:
@@ -261,7 +264,10 @@ def _bar(column, phase, width, depth, first_ids):
     """One bar: a call (or a folded run of calls) in one phase, as a table cell."""
     calls = column.calls
     c = calls[0]
-    folded = [d for call in calls for d in call.descendants() if d.depth > depth]  # rolled into this bar
+    # Descendants drawn in no lane of their own are rolled into this bar: all of them when this bar is at
+    # the bottom of the drawing (or a run of siblings), none when its children have bars of their own.
+    at_bottom = len(calls) > 1 or c.depth >= depth
+    folded = [d for call in calls for d in call.descendants()] if at_bottom else []
     events = [e for call in calls for e in call.all_events(phase)] + [e for d in folded for e in d.all_events(phase)]
     if not events:
         return None
@@ -275,9 +281,10 @@ def _bar(column, phase, width, depth, first_ids):
     else:
         name = c.path.rsplit(".", 1)[-1] if c.path else c.cell
         steps = "→".join(f"#{e['index']}" for e in (c.event(phase + "_pre"), c.event(phase)) if e is not None)
-        head = [el("span", steps, style=f"{MUTED};font-size:0.85em;margin-right:4px"), el("b", name)]
+        head = [el("b", name)]  # the name first: in a narrow bar it is what must show
         if c.path:
             head.append(el("span", " " + c.cell, style=MUTED))
+        head.append(el("span", " " + steps, style=f"{MUTED};font-size:0.85em"))
         if phase == "forward":
             post = c.event("forward")
             lines = _tensor_lines(post, "out") if post else ["(did not return)"]
@@ -311,6 +318,7 @@ def _bar(column, phase, width, depth, first_ids):
         chips += _op_chips(inner_ops)
     chips += _flag_chips(events)
     if chips:
+        chips = [Raw(str(chip).replace("white-space:nowrap", "white-space:normal;max-width:100%", 1)) for chip in chips]
         body.append(el("div", chips, style="margin-top:2px;white-space:normal;line-height:1.5"))
     anchor = None
     for e in first_here:
@@ -374,7 +382,7 @@ def _lanes(calls, columns, phase, depth, first_ids, window):
         if column <= hi:
             tds.append(el("td", "", colspan=str(hi - column + 1) if hi - column + 1 > 1 else None))
         if drawn:
-            rows.append(el("tr", tds))
+            rows.append(el("tr", tds, style=_ROW))
     return rows
 
 
@@ -382,7 +390,7 @@ def _heading_row(text, note, name, n_columns):
     body = [el("span", text, style=badge(name) + ";margin-left:0;font-weight:bold"),
             el("span", " " + note, style=f"{MUTED};font-weight:normal")]
     return el("tr", el("th", body, style="text-align:left;font-size:12px;padding:8px 0 2px 0;font-weight:normal",
-                       colspan=str(n_columns + 1)))
+                       colspan=str(n_columns + 1)), style=_ROW)
 
 
 def timeline(events, depth=None, window=None, prefix="ck", limit=MAX_FIT_COLUMNS):
@@ -402,7 +410,7 @@ def timeline(events, depth=None, window=None, prefix="ck", limit=MAX_FIT_COLUMNS
     first_ids = {"prefix": prefix}
     # table-layout:fixed takes its column widths from the first row: one thin lane column, equal bars
     sizing = el("tr", el("td", "", style="width:4.2em;padding:0;height:0"),
-                [el("td", "", style="padding:0;height:0") for _ in range(shown)])
+                [el("td", "", style="padding:0;height:0") for _ in range(shown)], style=_ROW)
     rows = [sizing, _heading_row("forward →", "read left to right; a bar spans the calls it made", "accent", shown)]
     rows += _lanes(calls, columns, "forward", depth, first_ids, (lo, hi))
     backward = _lanes(calls, columns, "backward", depth, first_ids, (lo, hi))
@@ -466,7 +474,7 @@ def event_table(events, prefix, limit=MAX_TABLE_ROWS):
     cell_style = f"padding:2px 6px;{line('border-bottom')};vertical-align:top;text-align:left;word-break:break-word"
     widths = ("3em", "5.5em", "8em", "20%", "26%", "auto")
     head = el("tr", [el("th", h, style=cell_style + f";font-weight:600;width:{w}")
-                     for h, w in zip(("#", "t (ms)", "event", "cell", "notes", "tensors"), widths)])
+                     for h, w in zip(("#", "t (ms)", "event", "cell", "notes", "tensors"), widths)], style=_ROW)
     rows = [head]
     for e in events[:limit]:
         kind = el("span", e["kind"], style=badge(KIND_TONES.get(e["kind"])) + ";margin-left:0")
@@ -493,7 +501,7 @@ def event_table(events, prefix, limit=MAX_TABLE_ROWS):
             el("td", f"{e['time_ms']:.3f}", style=cell_style + f";{MONO}"),
             el("td", kind, style=cell_style), el("td", who, style=cell_style),
             el("td", notes, style=cell_style), el("td", lines, style=cell_style + ";font-size:0.95em"),
-        ], id=f"{prefix}-ev{e['index']}"))
+        ], id=f"{prefix}-ev{e['index']}", style=_ROW))
     table = el("table", rows, style="border-collapse:collapse;font-size:12px;table-layout:fixed;width:100%")
     if len(events) > limit:
         return el("div", table, el("div", f"… {plural(len(events) - limit, 'more event')} (all of them are in "

@@ -143,7 +143,7 @@ def _totals(post):
 
 
 # What a sub-tree holds, rolled up onto its row: (key, label, tone) in the order shown.
-_INSIDE = (("hooks", "hook", "warn"), ("recompute", "recompute", "accent"), ("frozen", "frozen", None),
+_INSIDE = (("hooks", "hook", "hook"), ("recompute", "recompute", "accent"), ("frozen", "frozen", None),
            ("nan", "NaN/Inf", "error"), ("exploding", "exploding grad", "exploding"),
            ("vanishing", "vanishing grad", "vanishing"))
 
