@@ -41,13 +41,14 @@ from .render import Display, mimebundle, register
 from .tensor_view import TensorView
 from .tree import CellTree
 from .trace import Trace, trace  # noqa: F401  (cellkit.display.trace(net): the hook trace)
-from .graph import Graph, cell_graph, trace_graph  # noqa: F401  (graph drawings: DOT source, SVG)
+from .graph import Graph, cell_graph, trace_graph  # noqa: F401  (graph drawings: HTML boxes, SVG, DOT)
+from .dataflow import dataflow  # noqa: F401  (one call's dataflow folded per Cell: residual adds, shapes, MACs)
 from .memory_view import memory_chart  # noqa: F401  (a memory report's or comparison's SVG chart as an output)
 from .memory_fates import memory_graph  # noqa: F401  (saved / freed / recomputed arrays per Cell, as a Graph)
 from .memory_widgets import recompute_explorer  # noqa: F401  (tick Cells to recompute, measure, compare)
 
 __all__ = ["cell_tree", "parameter_table", "tensor_view", "mimebundle", "register", "explore", "Display",
-           "memory_chart", "memory_graph", "recompute_explorer"]
+           "memory_chart", "memory_graph", "recompute_explorer", "dataflow", "cell_graph", "trace_graph", "trace"]
 
 
 def cell_tree(net, max_nodes=300, open_depth=None, group_repeats=True, gradients=False, example=None,

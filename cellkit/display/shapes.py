@@ -43,9 +43,10 @@ COUNTED_OPS = ("dense", "matmul", "mm", "bmm", "batch_matmul", "batchmatmul", "c
 class CellCall:
     """One call of one Cell in the example run."""
 
-    __slots__ = ("index", "path", "cls", "parent", "inputs", "outputs", "depth")
+    __slots__ = ("index", "path", "cls", "parent", "inputs", "outputs", "depth", "seq")
 
-    def __init__(self, index, path, cls, parent, inputs, depth):
+    def __init__(self, index, path, cls, parent, inputs, depth, seq=0):
+        self.seq = seq            # the order of everything that began in the run (calls and ops together)
         self.index = index
         self.path = path
         self.cls = cls
@@ -58,9 +59,10 @@ class CellCall:
 class OpCall:
     """One op call in the example run: its name, the Cell call it ran in, what it read and made."""
 
-    __slots__ = ("name", "call", "inputs", "outputs", "macs")
+    __slots__ = ("name", "call", "inputs", "outputs", "macs", "seq")
 
-    def __init__(self, name, call, inputs):
+    def __init__(self, name, call, inputs, seq=0):
+        self.seq = seq
         self.name = name
         self.call = call          # index of the innermost CellCall, or None (outside every Cell)
         self.inputs = inputs      # [(array id, shape)]
@@ -111,6 +113,7 @@ class _Recorder:
         self.keep = []
         self.hard = None    # (frame, OpCall) of the op running now
         self.soft = None    # (frame, name, OpCall or None) of a soft op (a Primitive call, a Tensor method)
+        self.seq = 0
 
     def on_event(self, kind, cell, payload):
         path = self.paths.get(id(cell))
@@ -118,8 +121,9 @@ class _Recorder:
             return
         if kind == "forward_pre":
             parent = self.stack[-1] if self.stack else None
+            self.seq += 1
             call = CellCall(len(self.calls), path, type(cell).__name__, parent,
-                            _described(payload["inputs"], self.keep), len(self.stack))
+                            _described(payload["inputs"], self.keep), len(self.stack), self.seq)
             self.calls.append(call)
             self.stack.append(call.index)
         elif kind == "forward":
@@ -141,11 +145,12 @@ class _Recorder:
                     return
                 current = self.stack[-1] if self.stack else None
                 inputs = _described([v for v in _arguments(frame)], self.keep)
+                self.seq += 1
                 if info.soft:
                     if self.soft is None:
-                        self.soft = (frame, OpCall(info.name, current, inputs), False)
+                        self.soft = (frame, OpCall(info.name, current, inputs, self.seq), False)
                     return
-                self.hard = (frame, OpCall(info.name, current, inputs))
+                self.hard = (frame, OpCall(info.name, current, inputs, self.seq))
                 if self.soft is not None:
                     self.soft = (self.soft[0], self.soft[1], True)  # a hard op inside: the soft op is looked through
             elif event == "return":

@@ -208,3 +208,36 @@ def test_trace_graph_escapes_class_names():
 
 def test_public_api():
     assert display.cell_graph is graph_mod.cell_graph and display.trace_graph is graph_mod.trace_graph
+
+
+def test_dataflow_shows_residual_adds_between_the_layers_of_a_block():
+    from models import ResNet, resnet_input
+
+    net = ResNet()
+    g = display.dataflow(net, resnet_input())
+    text = g.text().splitlines()
+    block = next(i for i, line in enumerate(text) if line.strip() == "0: BasicBlock · → [2, 4, 16, 16] · 147k MACs")
+    inside = [line.strip() for line in text[block + 1:block + 8]]
+    assert inside[0].startswith("conv1: Conv2d") and inside[4].startswith("→ bn2: BatchNorm2d")
+    assert inside[5] == "→ add · → [2, 4, 16, 16]  ← input of layer1.0"  # the skip connection
+    downsampled = [line.strip() for line in text if "← downsample: SequentialCell" in line]
+    assert len(downsampled) == 3 and downsampled[0] == "→ add · → [2, 8, 8, 8]  ← downsample: SequentialCell"
+    html = g.html()
+    root = assert_safe(html, images=True)
+    adds = [d for d in root.iter("div") if d.text().startswith("add→ [2, 4, 16, 16]")]
+    assert adds and "background-color:#1d5fa8" in adds[0].style()  # an accent box: an op in a block's own code
+    assert "← input of layer1.0" in adds[0].text()
+
+
+def test_dataflow_folds_per_cell_and_counts_what_is_inside():
+    from models import GPT, gpt_tokens
+
+    g = display.dataflow(GPT(n_blocks=2), gpt_tokens(), depth=1)
+    lines = g.text().splitlines()
+    assert lines[0].startswith("GPT · [2, 8] → [2, 8, 64]")
+    block = next(line.strip() for line in lines if line.strip().startswith("→ 0: GPTBlock"))
+    assert "folded: 9 calls" in block and "53.2k MACs" in block
+    assert not any("matmul" in line for line in lines)
+    deeper = display.dataflow(GPT(n_blocks=1), gpt_tokens(), depth=3).text()
+    assert "→ matmul · → [2, 8, 8] · 2.05k MACs  ← split" in deeper  # the attention's own product
+    assert "→ add · → [2, 8, 8]  ← a constant" in deeper               # the causal mask
