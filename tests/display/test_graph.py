@@ -241,3 +241,19 @@ def test_dataflow_folds_per_cell_and_counts_what_is_inside():
     deeper = display.dataflow(GPT(n_blocks=1), gpt_tokens(), depth=3).text()
     assert "→ matmul · → [2, 8, 8] · 2.05k MACs  ← split" in deeper  # the attention's own product
     assert "→ add · → [2, 8, 8]  ← a constant" in deeper               # the causal mask
+
+
+def test_graph_mode_ir_of_a_small_gpt_folds_per_cell_with_readable_boxes():
+    from models import GPT, gpt_tokens
+
+    graph = ms.graph.build_graph(GPT(n_blocks=2), gpt_tokens())
+    assert len(graph.nodes) > 24
+    bundle = graph._repr_mimebundle_()
+    root = assert_safe(bundle["text/html"].replace("<pre>", "<div>").replace("</pre>", "</div>"), images=True)
+    text = root.text()
+    assert text.count("gptblock: GPTBlock") == 2 and "16 ops · dense ×4" in text
+    svg = bundle["image/svg+xml"]
+    width = float(ET.fromstring(svg).get("width"))
+    assert width < 800  # a dozen boxes, drawn at full size: the text is 11 px, not scaled to 3
+    (image,) = root.find_all("img")
+    assert image.parent.style().startswith("overflow-x:auto")
