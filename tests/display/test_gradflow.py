@@ -46,7 +46,7 @@ def test_gradflow_log_bar_places_norms_on_one_scale():
     spans = bar.find_all("span")
     assert spans[-1].text() == "4e-23" and "background-color:#3a4f86" in spans[-1].style()
     fill = spans[2].style()  # the bar: track, then its fill
-    assert "width:3.3%" in fill  # (log10(4e-23) + 24) / 30
+    assert "width:5.3%" in fill  # (log10(4e-23) + 24) / 30
 
 
 class Steps:
