@@ -856,8 +856,11 @@ def describe_op(event):
     return f"{text} made {bad_counts} {source}" + (f" ({op['error']})" if op.get("error") else "")
 
 
-def describe_first(event):
-    """Where a flag first appeared, in one phrase (an ``op`` event says what made it)."""
+def describe_first(event, short=False):
+    """Where a flag first appeared, in one phrase (an ``op`` event says what made it).
+
+    ``short`` names the file without its directories.
+    """
     if event["kind"] == "op":
         op = event["op"]
         where = f"in {label_of(event)}" if event["path"] or event["cell"] else ""
@@ -868,7 +871,10 @@ def describe_first(event):
             elif op.get("after"):
                 between = f", after {op['after']}"
             return f"#{event['index']} made by the own code of {label_of(event)}{between}"
-        line = f" at {op['file']}:{op['line']}" if op.get("file") else ""
+        filename = op.get("file") or ""
+        if short:
+            filename = filename.replace("\\", "/").rsplit("/", 1)[-1]
+        line = f" at {filename}:{op['line']}" if filename else ""
         phase = " in backward (its gradient rule)" if op["phase"] == "backward" else ""
         return f"#{event['index']} made by {op['op']}{phase}{line} {where}".rstrip()
     if event["kind"] == "param_grads":

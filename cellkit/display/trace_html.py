@@ -471,10 +471,11 @@ def ledger_html(entries, prefix):
 
 
 def event_table(events, prefix, limit=MAX_TABLE_ROWS):
-    cell_style = f"padding:2px 6px;{line('border-bottom')};vertical-align:top;text-align:left;word-break:break-word"
-    widths = ("3em", "5.5em", "8em", "20%", "26%", "auto")
-    head = el("tr", [el("th", h, style=cell_style + f";font-weight:600;width:{w}")
-                     for h, w in zip(("#", "t (ms)", "event", "cell", "notes", "tensors"), widths)], style=_ROW)
+    """One event per two rows: number, time, kind, cell and notes; under them its tensors, the full width."""
+    cell_style = "padding:2px 6px;vertical-align:top;text-align:left;word-break:break-word"
+    widths = ("3em", "5.5em", "8em", "35%", "auto")
+    head = el("tr", [el("th", h, style=cell_style + f";{line('border-bottom')};font-weight:600;width:{w}")
+                     for h, w in zip(("#", "t (ms)", "event", "cell", "notes"), widths)], style=_ROW)
     rows = [head]
     for e in events[:limit]:
         kind = el("span", e["kind"], style=badge(KIND_TONES.get(e["kind"])) + ";margin-left:0")
@@ -500,8 +501,11 @@ def event_table(events, prefix, limit=MAX_TABLE_ROWS):
             el("td", str(e["index"]), style=cell_style + ring),
             el("td", f"{e['time_ms']:.3f}", style=cell_style + f";{MONO}"),
             el("td", kind, style=cell_style), el("td", who, style=cell_style),
-            el("td", notes, style=cell_style), el("td", lines, style=cell_style + ";font-size:0.95em"),
+            el("td", notes, style=cell_style),
         ], id=f"{prefix}-ev{e['index']}", style=_ROW))
+        rows.append(el("tr", el("td", "", style=f"padding:0;{line('border-bottom')}" + ring),
+                       el("td", lines, colspan="4", style=f"{cell_style};padding-bottom:4px;font-size:0.95em;"
+                                                          f"{line('border-bottom')}"), style=_ROW))
     table = el("table", rows, style="border-collapse:collapse;font-size:12px;table-layout:fixed;width:100%")
     if len(events) > limit:
         return el("div", table, el("div", f"… {plural(len(events) - limit, 'more event')} (all of them are in "
@@ -537,14 +541,15 @@ def _flag_lines(events, prefix):
         if f not in firsts:
             continue
         e = firsts[f]
-        text = describe_first(e)
+        text = [describe_first(e, short=True)]
         if e["kind"] == "op" and e["op"]["op"] is not None and e["op"].get("code"):
-            text += f" — {e['op']['file']}:{e['op']['line']}: {e['op']['code']}"
-            text += "; its inputs were finite" if e["op"].get("inputs_finite") else "; its inputs already held NaN/Inf"
+            text += [": ", el("code", e["op"]["code"], style=f"{MONO};font-weight:600;word-break:break-word")]
+            text.append("; its inputs were finite" if e["op"].get("inputs_finite") else
+                        "; its inputs already held NaN/Inf")
         out.append(el("div", _chip(f"first {FLAG_TITLES[f]}", FLAG_TONES[f], strong=True), " ", text, " ",
                       el("a", "show in the timeline", href=f"#{prefix}-first-{f}", style="font-size:0.9em"),
                       " · ", el("a", "in the table", href=f"#{prefix}-ev{e['index']}", style="font-size:0.9em"),
-                      style="margin:1px 0"))
+                      style="margin:1px 0", title=describe_first(e)))
     return out
 
 

@@ -302,6 +302,7 @@ class CellTree(render.Part):
 
             self.gradients = cell_gradients(net, trace=trace)
         self.flags = _trace_flags(trace)
+        self.ledger = _ledger_by_place(trace)
         self.shapes = None
         self.shape_note = None
         if example is not None:
@@ -327,7 +328,16 @@ class CellTree(render.Part):
             marks.append(("train" if info.training else "inference", "ok" if info.training else None,
                           "cell.training"))
         for kind, count in info.hooks:
-            marks.append((f"{kind} hook ×{count}", "hook", f"{count} {kind} hook(s) registered"))
+            label, tone, tip, href = f"{kind} hook ×{count}", "hook", f"{count} {kind} hook(s) registered", None
+            entries = self.ledger.get((node.path, kind)) if self.ledger else None
+            if entries:
+                fired = sum(h["fired"] for h in entries)
+                raised = sum(h["returned"]["error"] for h in entries)
+                label += f" · raised {raised}×" if raised else (f" · fired {fired}×" if fired else " · never fired")
+                tone = "error" if raised else ("warn" if not fired else "hook")
+                tip = "\n".join(h["summary"] for h in entries)
+                href = "#" + entries[0]["anchor"]  # the entry of the trace's hook ledger, when both are shown
+            marks.append((label, tone, tip, href))
         if info.bprop:
             marks.append(("custom bprop", "warn", "the Cell defines bprop"))
         if info.recompute:
@@ -554,8 +564,11 @@ class CellTree(render.Part):
             left.append(el("span", f"× {times}", style=badge("accent") + ";font-weight:bold"))
         if isinstance(node_or_group, _Node) and node_or_group.rows and info.own_count:
             left.append(el("span", f"own {format_count(info.own_count)}", style=badge()))
-        for label, tone, tip in self._marks(first, parent_training) + self._inside_marks(first):
-            left.append(el("span", label, style=badge(tone), title=tip))
+        for label, tone, tip, *href in self._marks(first, parent_training) + self._inside_marks(first):
+            if href and href[0]:
+                left.append(el("a", label, href=href[0], style=badge(tone) + ";text-decoration:none", title=tip))
+            else:
+                left.append(el("span", label, style=badge(tone), title=tip))
         if info.extra:
             left.append(el("span", f"({info.extra})", style=_ARGS))
         shape = self._shape_text(first.path)
@@ -623,6 +636,21 @@ def _group_gradient(group, gradients):
         return None
     return CellGradient(group.members[0].path, combine_norms(g.param_norm for g in grads),
                         combine_norms(g.output_norm for g in grads), grads[0].vanishing, grads[0].exploding)
+
+
+def _ledger_by_place(trace):
+    """``{(path, stage): [ledger entries]}`` of a trace, each with the anchor its display gives it."""
+    if trace is None or not getattr(trace, "hooks", None):
+        return {}
+    from .hookledger import anchor
+    from .trace_html import anchor_prefix
+
+    prefix = anchor_prefix(trace, trace.events)
+    found = {}
+    for entry in trace.hook_ledger():
+        entry["anchor"] = anchor(prefix, entry)
+        found.setdefault((entry["path"], entry["stage"]), []).append(entry)
+    return found
 
 
 def _trace_flags(trace):

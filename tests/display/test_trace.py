@@ -361,8 +361,9 @@ def test_trace_html_is_a_static_timeline_and_table():
     assert chunks[net_backward - 1:net_backward + 3] == [
         "ReluNet", "#4→#8", "grad out [1] · norm 1 · [1.]", "grad in [1] · norm 2 · [2.]"]  # GradOperation's result
     # two tables: the timeline (a sizing row, 2 headings, 2 forward lanes, 2 backward lanes), the events
+    # (a header, then two rows per event: its facts, then its tensors across the width)
     assert page.tags.count("table") == 2
-    assert page.tags.count("tr") == 7 + 1 + len(tr)
+    assert page.tags.count("tr") == 7 + 1 + 2 * len(tr)
     assert bundle["text/plain"] == tr.table() == str(tr)
 
 

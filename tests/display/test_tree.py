@@ -382,3 +382,22 @@ def test_tree_text_and_colours_meet_contrast_in_both_themes():
     stack = sigmoid_stack()
     ms.grad(lambda x: stack(x).sum(), grad_position=None, weights=stack.trainable_params())(sigmoid_input())
     assert contrast_failures(display.cell_tree(stack, gradients=True).html()) == []
+
+
+def test_tree_hook_badges_link_to_the_trace_ledger():
+    from models import NaNMaker
+
+    net = NaNMaker()
+    net.fc1.register_backward_hook(lambda cell, grad_input, grad_output: None)
+    net.fc2.register_forward_hook(lambda cell, inputs, output: None)
+    with np.errstate(invalid="ignore"), ms.trace(net) as tr:
+        ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(
+            ms.Tensor(np.ones((2, 4), np.float32)))
+    html = display.cell_tree(net, trace=tr).html()
+    root = assert_safe(html)
+    links = {a.text(): a.attrs["href"] for a in root.iter("a")}
+    assert set(links) == {"backward hook ×1 · never fired", "forward hook ×1 · fired 1×"}
+    trace_root = assert_safe(tr.to_html())
+    ids = {e.attrs["id"] for e in trace_root.iter() if "id" in e.attrs}
+    assert all(href[1:] in ids for href in links.values())  # the ledger entries of the trace's display
+    assert "never fired" in display.cell_tree(net, trace=tr).text()
