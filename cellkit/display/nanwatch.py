@@ -63,6 +63,9 @@ def supported():
 
 
 def _short(filename):
+    """A file as a reader knows it: relative to cellkit's parent, or "a notebook cell" for IPython's cell files."""
+    if "ipykernel_" in filename or filename.startswith("<ipython-input"):
+        return "a notebook cell, line"  # IPython compiles each cell into a temporary file of no meaning to a reader
     parent = os.path.dirname(_PACKAGE.rstrip(os.sep)) + os.sep
     path = os.path.abspath(filename)
     return path[len(parent):] if path.startswith(parent) else filename

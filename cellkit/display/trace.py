@@ -834,6 +834,11 @@ def describe_hook(event):
     return f"{stage} hook {hook['name']} {outcome}"
 
 
+def _place(filename, line):
+    """``'model.py:14'``, or ``'a notebook cell, line 14'``."""
+    return f"{filename} {line}" if filename.endswith(", line") else f"{filename}:{line}"
+
+
 def describe_op(event):
     """``'log (forward) at models.py:14: x = ops.log(x), made NaN×4 from finite inputs'``."""
     op = event["op"]
@@ -849,7 +854,7 @@ def describe_op(event):
         return f"made by {where} (the op is not known on this backend): {bad_counts}"
     text = f"{op['op']} ({op['phase']})"
     if op.get("file"):
-        text += f" at {op['file']}:{op['line']}"
+        text += f" at {_place(op['file'], op['line'])}"
         if op.get("code"):
             text += f": {op['code']}"
     source = "from finite inputs" if op.get("inputs_finite") else "from inputs already holding NaN/Inf"
@@ -874,7 +879,7 @@ def describe_first(event, short=False):
         filename = op.get("file") or ""
         if short:
             filename = filename.replace("\\", "/").rsplit("/", 1)[-1]
-        line = f" at {filename}:{op['line']}" if filename else ""
+        line = f" at {_place(filename, op['line'])}" if filename else ""
         phase = " in backward (its gradient rule)" if op["phase"] == "backward" else ""
         return f"#{event['index']} made by {op['op']}{phase}{line} {where}".rstrip()
     if event["kind"] == "param_grads":

@@ -239,7 +239,7 @@ def _op_chips(ops):
         words = " and ".join(w for k, w in (("nan", "NaN"), ("inf", "Inf")) if any(t.get(k) for t in e["tensors"]))
         made = f"{words} made by {op['op']}" if op["op"] else f"{words} made by its own code"
         if op.get("file"):
-            made += f" ({op['file'].rsplit('/', 1)[-1]}:{op['line']})"
+            made += f" ({op['file'].rsplit('/', 1)[-1]}{' ' if op['file'].endswith(', line') else ':'}{op['line']})"
         out.append(_chip(f"#{e['index']} {made}", "error", title=describe_op(e), strong=True))
     return out
 

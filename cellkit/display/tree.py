@@ -658,7 +658,19 @@ def _trace_flags(trace):
     if trace is None:
         return {}
     found = {}
+    settings = getattr(trace, "settings", {}) or {}
     for event in getattr(trace, "events", ()):
+        if event.get("kind") == "param_grads":  # each gradient belongs to the layer holding its Parameter
+            for t in event.get("tensors", ()):
+                layer = t["index"].rsplit(".", 1)[0] if "." in t["index"] else ""
+                norm = t.get("norm")
+                if t.get("nan") or t.get("inf") or norm in ("nan", "inf"):
+                    found.setdefault(layer, set()).add("nan")
+                elif norm is not None and float(norm) < settings.get("vanishing", 1e-7):
+                    found.setdefault(layer, set()).add("vanishing")
+                elif norm is not None and float(norm) > settings.get("exploding", 1e3):
+                    found.setdefault(layer, set()).add("exploding")
+            continue
         for flag in event.get("flags", ()):
             found.setdefault(event.get("path", "?"), set()).add(flag)
     return found
