@@ -34,7 +34,7 @@ from .. import backend as _backend
 from ..tensor import Tensor
 from .html import TONES, Raw, el, format_number, themed
 
-__all__ = ["array_norm", "combine_norms", "param_grad_norm", "status_of", "CellGradient", "cell_gradients",
+__all__ = ["array_norm", "array_norms", "combine_norms", "param_grad_norm", "status_of", "CellGradient", "cell_gradients",
            "log_bar", "log_position", "STATUS_TONES", "VANISHING", "EXPLODING"]
 
 VANISHING = 1e-7   # the trace's defaults: one pair of thresholds everywhere
@@ -50,6 +50,13 @@ def array_norm(data):
     underflow or overflow; ``nan`` when any element is NaN, ``inf`` when any
     is infinite (and none is NaN).
     """
+    if isinstance(data, (np.ndarray, np.generic)):
+        # The common case, on the host: one float64 dot product (a few microseconds for a layer's weight);
+        # the scaled form below only when the sum of squares could have lost the value (tiny, huge, NaN).
+        x = np.asarray(data, dtype=np.float64).reshape(-1)
+        ssq = float(x @ x) if x.size else 0.0
+        if 1e-280 < ssq < 1e280:
+            return math.sqrt(ssq)
     be = _backend.current()
     if isinstance(data, (np.ndarray, np.generic)):
         xp = np
@@ -73,6 +80,38 @@ def array_norm(data):
     if math.isinf(largest):
         return math.inf
     return largest * math.sqrt(ssq)
+
+
+def array_norms(arrays):
+    """The norms of many backend arrays, as :func:`array_norm` gives them, in one pass where it can.
+
+    Host arrays are joined into one float64 vector and summed per segment
+    (``numpy.add.reduceat``): ten thousand small gradients take milliseconds,
+    not ten thousand calls.  A segment whose sum of squares could have lost
+    its value (zero, huge, NaN) is computed again on its own, scaled.
+
+    >>> import numpy as np
+    >>> [round(n, 6) for n in array_norms([np.array([3.0, 4.0]), np.zeros(2), np.array([1e-200])])]
+    [5.0, 0.0, 0.0]
+    >>> array_norms([np.array([1e-200])])[0] > 0
+    True
+    """
+    arrays = list(arrays)
+    if not arrays or not all(isinstance(a, np.ndarray) and a.size for a in arrays):
+        return [array_norm(a) for a in arrays]
+    flat = np.concatenate([np.asarray(a, dtype=np.float64).reshape(-1) for a in arrays])
+    offsets = np.cumsum([0] + [a.size for a in arrays[:-1]])
+    sums = np.add.reduceat(flat * flat, offsets).tolist()
+    largest = np.maximum.reduceat(np.abs(flat), offsets).tolist()
+    out = []
+    for a, ssq, top in zip(arrays, sums, largest):
+        if 1e-280 < ssq < 1e280:
+            out.append(math.sqrt(ssq))
+        elif top == 0.0:
+            out.append(0.0)  # all zeros (an unused Parameter's gradient): exactly 0
+        else:
+            out.append(array_norm(a))
+    return out
 
 
 def combine_norms(norms):
@@ -112,6 +151,27 @@ def param_grad_norm(param):
         return float(np.asarray(value, dtype=np.float64).reshape(()))
     except Exception:  # noqa: BLE001
         return None
+
+
+def _grad_norms(params):
+    """``param_grad_norm`` of many Parameters, their recorded gradients' norms computed in one pass."""
+    out = [None] * len(params)
+    arrays, where = [], []
+    for i, p in enumerate(params):
+        d = getattr(p, "__dict__", None) or {}
+        grad = d.get("_last_grad")
+        if d.get("_last_grad_norm") is not None or not isinstance(grad, Tensor) or grad._data is None:
+            out[i] = param_grad_norm(p)
+        else:
+            arrays.append(grad._data)
+            where.append(i)
+    try:
+        for i, norm in zip(where, array_norms(arrays)):
+            out[i] = norm
+    except Exception:  # noqa: BLE001 -- odd arrays: one at a time (and None where that fails too)
+        for i in where:
+            out[i] = param_grad_norm(params[i])
+    return out
 
 
 def status_of(norm, vanishing=VANISHING, exploding=EXPLODING):
@@ -194,17 +254,20 @@ def cell_gradients(net, trace=None, vanishing=None, exploding=None):
     exploding = float(exploding if exploding is not None else settings.get("exploding", EXPLODING))
     outputs = _trace_output_norms(trace) if trace is not None else {}
     paths = []
-    own = {}
+    holders = []        # (path, Parameter) of every Parameter once, at its first place
     seen = set()
     for path, cell in net.cells_and_names():
         paths.append(path)
-        norms = []
         for p in (cell.__dict__.get("_params") or {}).values():
             if p is None or id(p) in seen:
                 continue
             seen.add(id(p))
-            norms.append(param_grad_norm(p))
-        own[path] = [n for n in norms if n is not None]
+            holders.append((path, p))
+    norms = _grad_norms([p for _, p in holders])
+    own = {path: [] for path in paths}
+    for (path, _), norm in zip(holders, norms):
+        if norm is not None:
+            own[path].append(norm)
     below = {path: list(norms) for path, norms in own.items()}
     for path in paths:
         norm = combine_norms(own[path])

@@ -68,7 +68,7 @@ class ParamRow:
         self.count, self.nbytes = size_and_bytes(param)
         self.device = stats.device_of(param._data)
         self.summary = None
-        self.grad_norm = grad_norm_of(param)
+        self.grad_norm = None  # computed with the statistics, for the rows shown only
         self.note = None
 
     @property
@@ -77,6 +77,7 @@ class ParamRow:
         return [p for p in self.paths if p != self.name]
 
     def compute_stats(self, bins):
+        self.grad_norm = grad_norm_of(self.param)
         data = self.param._data
         if data is None:
             self.note = "lazy: not initialised" if self.param.has_init else "no data"
@@ -175,6 +176,7 @@ class ParameterTable(render.Part):
         self.statistic_params = len(statistics)
         self.shared_params = sum(1 for r in self.rows if len(r.paths) > 1)
         self.has_grad_norm = any(r.grad_norm is not None for r in self.rows[: self.max_rows])
+        self._value_cache = {}
 
     @property
     def shown(self):
@@ -237,7 +239,14 @@ class ParameterTable(render.Part):
         return "\n".join(lines)
 
     def _values(self, r):
-        """``{column: (text, html)}`` of one row."""
+        """``{column: (text, html)}`` of one row (built once per row)."""
+        cached = self._value_cache.get(r.index)
+        if cached is not None:
+            return cached
+        cached = self._value_cache[r.index] = self._build_values(r)
+        return cached
+
+    def _build_values(self, r):
         s = r.summary
         out = {"#": (str(r.index), str(r.index)),
                "name": (one_line(r.name, 48), r.name),

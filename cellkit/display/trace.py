@@ -346,25 +346,30 @@ class _Recorder:
         """One ``param_grads`` event for the Parameters whose gradient changed since the last look."""
         arrived = arrived if arrived is not None else time.perf_counter()
         self.backward_seen = False
-        from .gradflow import array_norm
+        from .gradflow import array_norms
 
-        tensors = []
+        changed = []
         for name, p in self.params:
             grad = p.__dict__.get("_last_grad")
             if grad is None or grad is self.grads_seen.get(id(p)) or not isinstance(grad, Tensor):
                 continue
             self.grads_seen[id(p)] = grad
+            changed.append((name, grad))
+        try:
+            norms = array_norms([grad._data for _, grad in changed])
+        except Exception:  # noqa: BLE001 -- odd gradients are listed without figures
+            norms = [None] * len(changed)
+        tensors = []
+        for (name, grad), norm in zip(changed, norms):
             row = {"role": "param_grad", "index": name, "shape": [int(d) for d in grad.shape],
                    "dtype": str(grad.dtype)}
-            try:
-                row["norm"] = _finite_or_text(array_norm(grad._data))
+            if norm is not None:
+                row["norm"] = _finite_or_text(norm)
                 if row["norm"] in ("nan", "inf"):
                     summary = tensor_summary(grad, 0)
                     row.update(nan=summary.get("nan", 0), inf=summary.get("inf", 0))
                 else:
                     row.update(nan=0, inf=0)
-            except Exception:  # noqa: BLE001 -- an odd gradient is listed without figures
-                pass
             tensors.append(row)
         if tensors:
             record = self._base("param_grads", "", self.owner.root, None, arrived)

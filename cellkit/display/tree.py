@@ -236,19 +236,14 @@ def _run_label(members):
 
 def _member_rms(node):
     """The root mean square of every parameter value below ``node`` (float64), or None if it holds none."""
-    from .gradflow import array_norm
+    from .gradflow import array_norms
 
-    total_sq, count = 0.0, 0
-    for p in node.cell.get_parameters():
-        data = p._data
-        if data is None:
-            continue
-        n = array_norm(data)
-        size = math.prod(p.shape)
-        if size:
-            total_sq += n * n
-            count += size
-    return math.sqrt(total_sq / count) if count else None
+    arrays = [p._data for p in node.cell.get_parameters() if p._data is not None and math.prod(p.shape)]
+    if not arrays:
+        return None
+    norms = array_norms(arrays)
+    count = sum(math.prod(a.shape) for a in arrays)
+    return math.sqrt(sum(n * n for n in norms) / count)
 
 
 def _spread(values):
