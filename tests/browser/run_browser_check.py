@@ -449,8 +449,9 @@ LAYOUT_CELLS = ["setup", "resnet_tree", "resnet_table", "resnet_trace", "resnet_
 LAYOUT_WIDGETS = {"resnet_explorer", "trace_explorer"}
 
 # For each output: its width, how far anything reaches past its right edge where no scroll box of its
-# own (inside the output) lets the reader get there, badges cut off by a clipping ancestor, and the
-# lowest text contrast in our HTML (computed colours, opacity included, over the painted background).
+# own (inside the output, short enough that its scrollbar shows beside its content) lets the reader get
+# there, badges cut off by a clipping ancestor, and the lowest text contrast in our HTML (computed
+# colours, opacity included, over the painted background).
 MEASURE_JS = """(names) => {
   const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
     const p = m[1].split(',').map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
@@ -492,9 +493,15 @@ MEASURE_JS = """(names) => {
         let right = r.right, scrollable = false, clipRight = Infinity;
         for (let q = e.parentElement; q && q !== o; q = q.parentElement) {
           const s = getComputedStyle(q);
-          if ((s.overflowX === 'auto' || s.overflowX === 'scroll') && q.getBoundingClientRect().right <= box.right + 1) {
-            scrollable = true; break; }
-          if (s.overflowX !== 'visible') clipRight = Math.min(clipRight, q.getBoundingClientRect().right);
+          // a scroll box of the output's own counts as a way to reach what it holds only when its scrollbar
+          // is on screen with its content (not 1,700 px below it, at the end of a long table); a taller
+          // one hides what it holds as far as the reader can tell: that is overflow too
+          const qr = q.getBoundingClientRect();
+          if (s.overflowX === 'auto' || s.overflowX === 'scroll') {
+            if (qr.right <= box.right + 1 && qr.height <= 600) { scrollable = true; break; }
+            continue;
+          }
+          if (s.overflowX !== 'visible') clipRight = Math.min(clipRight, qr.right);
         }
         if (scrollable) continue;
         if (e.tagName === 'SPAN' && getComputedStyle(e).borderRadius === '8px' && r.right > clipRight + 1) clipped++;
