@@ -199,7 +199,11 @@ def _legend(x, y, roles, host, replays):
 
 def _peak(frame, report, index):
     x, y = frame.x(report.steps[index]), frame.y(report.peak_bytes)
-    label = f"peak {format_mib(report.peak_bytes)} (event {report.peak_step})"
+    from .memory_html import cell_at, phase_of
+
+    where = cell_at(report, report.peak_step)
+    label = (f"peak {format_mib(report.peak_bytes)} (event {report.peak_step}, {phase_of(report, report.peak_step)}"
+             + (f", in {where})" if where else ")"))
     anchor, dx = ("end", -6) if x > frame.left + frame.width * 0.6 else ("start", 6)
     return [f'<line class="peak" x1="{_n(frame.left)}" y1="{_n(y)}" x2="{_n(frame.right)}" y2="{_n(y)}" '
             f'stroke="{PEAK_COLOUR}" stroke-width="1" stroke-dasharray="5 3"/>',
@@ -207,7 +211,7 @@ def _peak(frame, report, index):
             f'stroke-width="1" stroke-dasharray="2 2"/>',
             f'<circle cx="{_n(x)}" cy="{_n(y)}" r="3.5" fill="{PEAK_COLOUR}"/>',
             f'<text class="peak-label" x="{_n(x + dx)}" y="{_n(max(y - 6, frame.top + 10))}" text-anchor="{anchor}" '
-            f'fill="{PEAK_COLOUR}" font-weight="bold">{_x(label)}</text>']
+            f'fill="{PEAK_COLOUR}" font-weight="bold" {_TEXT_HALO}>{_x(label)}</text>']
 
 
 def _backward_mark(frame, report):

@@ -370,7 +370,9 @@ COURSE = {
     "05_forward_hooks.ipynb": [("course_05_hook_trace.png", "html", "Hook trace of"),
                                ("course_05_trace_explorer.png", "widget", None)],
 }
-README_IMAGES = {"course_02_explorer.png": "explorer.png", "course_05_hook_trace.png": "hook_trace.png"}
+README_IMAGES = {"course_02_explorer.png": "explorer.png", "course_05_hook_trace.png": "hook_trace.png",
+                 "layout_trusted-light_1280_01_resnet_tree.png": "gradient_flow.png",
+                 "layout_trusted-dark_800_13_nan_trace.png": "nan_at_the_op.png"}
 
 
 def course_notebook(page, lab, name, shots):

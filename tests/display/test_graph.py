@@ -257,3 +257,14 @@ def test_graph_mode_ir_of_a_small_gpt_folds_per_cell_with_readable_boxes():
     assert width < 800  # a dozen boxes, drawn at full size: the text is 11 px, not scaled to 3
     (image,) = root.find_all("img")
     assert image.parent.style().startswith("overflow-x:auto")
+
+
+def test_graph_svg_has_no_white_board_and_inline_form_follows_the_theme():
+    g = display.cell_graph(_net(), engine="fallback")
+    root = ET.fromstring(g.svg())
+    width = root.get("width")
+    assert not [r for r in root.iter(f"{SVG}rect") if r.get("width") == width]  # no page-sized background
+    labels = [t for t in root.iter(f"{SVG}text") if t.get("class") == "note"]
+    assert all(t.get("stroke") == "#ffffff" for t in labels)
+    themed = graph_mod.layered_svg(g.nodes, g.edges, theme=True)
+    assert "fill:var(--jp-layout-color2,#f4f6fa)" in themed and "fill:var(--jp-content-font-color1,#1f2937)" in themed

@@ -99,7 +99,7 @@ def test_memory_view_bundle_has_text_html_and_svg(plain):
 def test_memory_view_peak_label_shows_the_peak_in_mib(plain):
     bundle = memory_view.report_bundle(plain)
     label = svg_texts(svg_root(bundle["image/svg+xml"]), "peak-label")
-    assert len(label) == 1 and f"(event {plain.peak_step})" in label[0]
+    assert len(label) == 1 and f"(event {plain.peak_step}, " in label[0] and (", in " in label[0] or ")" in label[0])
     assert_mib_close(mib_in(label[0]), plain.peak_bytes)
     html_text = parse(bundle["text/html"]).text()
     assert f"peak {format_mib(plain.peak_bytes)} at event {plain.peak_step}" in html_text
