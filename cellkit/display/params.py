@@ -300,9 +300,9 @@ class ParameterTable(render.Part):
 
     @staticmethod
     def _field(title, width, right, content, tip=None):
+        # kept short: a 100-row table repeats it 1,500 times (the container is left-aligned already)
         style = (f"display:inline-block;vertical-align:middle;width:{width:.1f}em;padding:0 4px;"
-                 f"box-sizing:content-box;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;"
-                 f"text-align:{'right' if right else 'left'}")
+                 f"white-space:nowrap;overflow:hidden;text-overflow:ellipsis" + (";text-align:right" if right else ""))
         return el("span", content, style=style, title=tip)
 
     def _totals_html(self):
