@@ -91,7 +91,7 @@ def issue18(repeat):
     t_tree, _ = best_of(lambda: display.cell_tree(net).html(), repeat)
     t_table, _ = best_of(lambda: display.parameter_table(net).html(), repeat)
     try:
-        import ipywidgets  # noqa: F401
+        import ipywidgets  # noqa: F401  (the explorer is a widget: time it only where it can be built)
         t_explore, _ = best_of(lambda: display.explore(net), repeat)
     except ImportError:
         t_explore = float("nan")

@@ -38,7 +38,6 @@ from xml.sax.saxutils import escape as _xml_escape
 
 import base64
 
-from .cellinfo import inspect_cell
 from .html import MUTED, el, format_count, one_line, plural
 
 __all__ = ["Graph", "cell_graph", "trace_graph", "dot_quote", "node"]

@@ -24,7 +24,7 @@ Net · 8 elements
 """
 from __future__ import annotations
 
-from .html import MONO, MUTED, SANS, TONES, Raw, el, line, plural
+from .html import MONO, MUTED, SANS, TONES, el, line, plural
 
 __all__ = ["Box", "render", "text_outline", "boxes_from_graph", "MAX_DEPTH"]
 

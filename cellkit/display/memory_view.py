@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from .charts import sparkline
-from .html import el, format_bytes, one_line, themed
+from .html import el, format_bytes, one_line
 from .memory_svg import comparison_headline, comparison_svg, report_svg
 from .memory_html import comparison_html, report_html
 from .memory_timeline import cell_rows, drawn_roles, format_mib, timing_and_replays

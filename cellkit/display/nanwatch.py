@@ -188,13 +188,14 @@ class OpErrorWatch:
                     pending["error"] += ", " + found["error"]
                 return
             self._finish_pending(None, confirmed=False)
+        if sys.getprofile() is not None:
+            # A profiler (cProfile, the graph tracer) owns the profile hook: leave it alone; the trace then
+            # finds the NaN in its events, as on a backend without floating-point error reports.
+            return
         self._pending = found
-        self._previous_profile = sys.getprofile()
-        previous = self._previous_profile
+        self._previous_profile = None
 
         def profile(frame, event, arg):
-            if previous is not None:
-                previous(frame, event, arg)
             if event == "return" and self._pending is not None and frame is self._pending["frame"]:
                 self._finish_pending(arg, confirmed=True)
 

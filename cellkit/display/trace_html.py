@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from .html import MONO, MUTED, SANS, TONES, Raw, badge, el, format_number, line, plural, themed, tone
+from .html import MONO, MUTED, SANS, TONES, Raw, badge, el, format_number, line, plural
 from .trace import (FLAG_KINDS, FLAG_TITLES, describe_first, describe_hook, describe_op, describe_tensor,
                     format_values, label_of, summary_lines)
 

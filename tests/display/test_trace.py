@@ -650,3 +650,19 @@ def test_trace_vanishing_gradient_first_seen_deep_in_a_sigmoid_stack():
     (grads,) = tr.select(kind="param_grads")
     first_weight = next(t for t in grads["tensors"] if t["index"] == "0.weight")
     assert 1e-24 < first_weight["norm"] < 1e-22 and grads["flags"] == ["vanishing"]
+
+
+def test_trace_leaves_a_running_profiler_alone():
+    import cProfile
+    import sys
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        tr = nan_trace()
+        hook = sys.getprofile()
+    finally:
+        profiler.disable()
+    assert hook is not None  # still the profiler's, not ours
+    origin = tr.origin("nan")  # found from the events instead: the parent's own code, op unknown
+    assert origin["kind"] == "op" and origin["path"] == "" and origin["op"]["op"] is None
