@@ -50,6 +50,11 @@ def array_norm(data):
     underflow or overflow; ``nan`` when any element is NaN, ``inf`` when any
     is infinite (and none is NaN).
     """
+    with np.errstate(all="ignore"):  # a display's own arithmetic warns nobody (nor a trace's error watch)
+        return _array_norm(data)
+
+
+def _array_norm(data):
     if isinstance(data, (np.ndarray, np.generic)):
         # The common case, on the host: one float64 dot product (a few microseconds for a layer's weight);
         # the scaled form below only when the sum of squares could have lost the value (tiny, huge, NaN).
@@ -69,7 +74,8 @@ def array_norm(data):
         return 0.0
     x = xp.astype(xp.reshape(data, (-1,)), xp.float64)
     largest = xp.max(xp.abs(x))
-    safe = xp.where(largest > 0, largest, xp.ones_like(largest))
+    finite_top = xp.where(xp.isfinite(largest), largest, xp.ones_like(largest))
+    safe = xp.where(finite_top > 0, finite_top, xp.ones_like(largest))
     scaled = x / safe
     ssq = xp.sum(scaled * scaled)
     both = xp.stack([xp.astype(largest, xp.float64), xp.astype(ssq, xp.float64)])
@@ -99,6 +105,11 @@ def array_norms(arrays):
     arrays = list(arrays)
     if not arrays or not all(isinstance(a, np.ndarray) and a.size for a in arrays):
         return [array_norm(a) for a in arrays]
+    with np.errstate(all="ignore"):
+        return _host_norms(arrays)
+
+
+def _host_norms(arrays):
     flat = np.concatenate([np.asarray(a, dtype=np.float64).reshape(-1) for a in arrays])
     offsets = np.cumsum([0] + [a.size for a in arrays[:-1]])
     sums = np.add.reduceat(flat * flat, offsets).tolist()

@@ -72,6 +72,8 @@ import json
 import math
 import time
 
+import numpy as np
+
 from .. import backend as _backend
 from ..nn import observers as _observers
 from ..tensor import Tensor
@@ -163,6 +165,13 @@ def tensor_summary(tensor, values_limit):
     if data is None or size <= 0:
         return summary
     be = _backend.current()
+    if be.is_numpy:
+        with np.errstate(all="ignore"):  # the trace's own arithmetic must not trip its floating-point watch
+            return _summary_of(tensor, summary, data, size, dtype, be, values_limit)
+    return _summary_of(tensor, summary, data, size, dtype, be, values_limit)
+
+
+def _summary_of(tensor, summary, data, size, dtype, be, values_limit):
     xp = be.xp
     x = xp.astype(xp.reshape(data, (-1,)), xp.float64)
     if dtype.kind != "float":
@@ -239,6 +248,20 @@ def _summaries(role, value, values_limit):
     if len(leaves) > MAX_TENSORS_PER_ROLE:
         rows.append({"role": role, "index": "…", "omitted": len(leaves) - MAX_TENSORS_PER_ROLE})
     return rows
+
+
+def _as_tensors(value):
+    """``value`` with each raw backend array (what a gradient rule returns) wrapped as a Tensor."""
+    if isinstance(value, (tuple, list)):
+        return type(value)(_as_tensors(v) for v in value)
+    if value is None or isinstance(value, Tensor):
+        return value
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        try:
+            return Tensor._from_array(value)
+        except Exception:  # noqa: BLE001 -- shown as it is
+            return value
+    return value
 
 
 def norm_of(tensors):
@@ -328,7 +351,7 @@ class _Recorder:
                 self.states[call].made_here = True
             record = self._base("op", path, self._cell_class(path), call, arrived)
             record["depth"] = (self.depth_of.get(call, -1) + 1) if call is not None else 0
-            record["tensors"] = _summaries("result", found.get("output"), self.owner.settings["values"])
+            record["tensors"] = _summaries("result", _as_tensors(found.get("output")), self.owner.settings["values"])
             record["op"] = {k: found[k] for k in ("op", "phase", "file", "line", "function", "code",
                                                   "inputs_finite", "error")}
             self.owner._add(record)

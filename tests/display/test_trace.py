@@ -666,3 +666,23 @@ def test_trace_leaves_a_running_profiler_alone():
     assert hook is not None  # still the profiler's, not ours
     origin = tr.origin("nan")  # found from the events instead: the parent's own code, op unknown
     assert origin["kind"] == "op" and origin["path"] == "" and origin["op"]["op"] is None
+
+
+def test_trace_finds_an_inf_made_in_backward_by_an_ops_gradient_rule():
+    class Root(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.scale = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+
+        def construct(self, x):
+            return ops.sqrt(self.scale(x)).sum()  # forward is fine at 0; d sqrt / dx = 1 / (2 sqrt(x)) is not
+
+    net = Root()
+    with np.errstate(divide="ignore", invalid="ignore"), ms.trace(net) as tr:
+        ms.grad(net, grad_position=None, weights=net.trainable_params())(Tensor([[0.0, 0.0]]))
+    origin = tr.origin("inf")
+    assert origin["kind"] == "op" and origin["op"]["phase"] == "backward" and origin["op"]["op"] == "sqrt"
+    assert origin["path"] == "" and origin["op"]["inputs_finite"]
+    assert "made by sqrt in backward (its gradient rule)" in tr.table()
+    (grads,) = tr.select(kind="param_grads")
+    assert {t["index"] for t in grads["tensors"] if t.get("nan") or t.get("inf")} == {"scale.weight", "scale.bias"}
