@@ -41,27 +41,57 @@ from .render import Display, mimebundle, register
 from .tensor_view import TensorView
 from .tree import CellTree
 from .trace import Trace, trace  # noqa: F401  (cellkit.display.trace(net): the hook trace)
-from .graph import Graph, cell_graph, trace_graph  # noqa: F401  (graph drawings: DOT source, SVG)
+from .graph import Graph, cell_graph, trace_graph  # noqa: F401  (graph drawings: HTML boxes, SVG, DOT)
+from .dataflow import dataflow  # noqa: F401  (one call's dataflow folded per Cell: residual adds, shapes, MACs)
+from .gradflow import cell_gradients  # noqa: F401  (per Cell: float64 gradient norms of its Parameters and output)
+from .gradflow_history import GradientRecorder, gradient_heatmap  # noqa: F401  (layer x step, from Model.fit)
 from .memory_view import memory_chart  # noqa: F401  (a memory report's or comparison's SVG chart as an output)
 from .memory_fates import memory_graph  # noqa: F401  (saved / freed / recomputed arrays per Cell, as a Graph)
 from .memory_widgets import recompute_explorer  # noqa: F401  (tick Cells to recompute, measure, compare)
 
 __all__ = ["cell_tree", "parameter_table", "tensor_view", "mimebundle", "register", "explore", "Display",
-           "memory_chart", "memory_graph", "recompute_explorer"]
+           "memory_chart", "memory_graph", "recompute_explorer", "dataflow", "cell_graph", "trace_graph", "trace",
+           "gradient_flow", "cell_gradients", "GradientRecorder", "gradient_heatmap"]
 
 
-def cell_tree(net, max_nodes=300, open_depth=None, group_repeats=True) -> Display:
+def cell_tree(net, max_nodes=300, open_depth=None, group_repeats=True, gradients=False, example=None,
+              trace=None) -> Display:
     """The tree of ``net``'s Cells: names, classes, arguments, parameter counts, hooks and settings.
 
-    Runs of identical sibling sub-trees are summarised (``Block × 24``);
-    beyond ``max_nodes`` rows the tree stops with a count of what it left out.
+    Runs of sibling sub-trees with the same structure are summarised
+    (``Block × 24``, with the spread of their values); beyond ``max_nodes``
+    rows the tree stops with a count of what it left out.  ``gradients=True``
+    adds each Cell's gradient norm on a log scale (the gradient-flow view),
+    ``example=(x,)`` input / output shapes and multiply-adds from one run on
+    ``x``, and ``trace`` (a :func:`cellkit.trace`) its NaN/Inf flags and
+    output gradients.
 
     >>> from cellkit import nn
     >>> from cellkit import display
     >>> "Dense" in display.cell_tree(nn.Dense(2, 1)).text()
     True
     """
-    return Display(CellTree(net, max_nodes=max_nodes, open_depth=open_depth, group_repeats=group_repeats), net)
+    return Display(CellTree(net, max_nodes=max_nodes, open_depth=open_depth, group_repeats=group_repeats,
+                            gradients=gradients, example=example, trace=trace), net)
+
+
+def gradient_flow(net, trace=None, **options) -> Display:
+    """The gradient-flow view: the cell tree with each Cell's gradient norm on a log scale.
+
+    Per Cell, the float64 norm of its Parameters' latest gradients and (with
+    ``trace``) of the gradient at its output, coloured where it vanishes or
+    explodes, rolled up onto folded rows.  Same as
+    ``cell_tree(net, gradients=True, trace=trace)``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import nn
+    >>> from cellkit import display
+    >>> net = nn.Dense(2, 1)
+    >>> _ = ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(ms.ops.ones((1, 2)))
+    >>> "gradient norm" in display.gradient_flow(net).html()
+    True
+    """
+    return cell_tree(net, gradients=True, trace=trace, **options)
 
 
 def parameter_table(net, max_rows=100, bins=12) -> Display:
@@ -125,4 +155,4 @@ class _Noted(render.Part):
         from .html import Raw, el
 
         return el("div", Raw(str(self.part.html())),
-                  el("div", self.note, style="font-size:0.8em;opacity:0.65;margin-top:4px"))
+                  el("div", self.note, style="font-size:0.8em;opacity:0.75;margin-top:4px"))

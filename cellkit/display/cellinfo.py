@@ -19,7 +19,7 @@ import math
 
 from .html import one_line
 
-__all__ = ["CellInfo", "inspect_cell", "HOOK_KINDS", "setting_label"]
+__all__ = ["CellInfo", "inspect_cell", "HOOK_KINDS", "setting_label", "short_parameters", "parameter_kind"]
 
 # (registry attribute, short label); the label is what a display prints.
 HOOK_KINDS = (
@@ -33,7 +33,7 @@ HOOK_KINDS = (
     ("_load_state_dict_post_hooks", "load_state_dict_post"),
 )
 
-_TEXT_LIMIT = 160
+_TEXT_LIMIT = 600  # arguments wrap in the tree rather than being cut
 
 
 class CellInfo:
@@ -86,7 +86,6 @@ def inspect_cell(cell) -> CellInfo:
     info = CellInfo()
     notes = info.notes = []
     info.cls = type(cell).__name__
-    info.extra = one_line(_safe(lambda: cell.extend_repr() or "", notes, "extend_repr", ""), _TEXT_LIMIT)
     d = cell.__dict__
     params = []
     seen = set()
@@ -95,6 +94,8 @@ def inspect_cell(cell) -> CellInfo:
             seen.add(id(p))
             params.append((key, p))
     info.own_params = params
+    raw = _safe(lambda: cell.extend_repr() or "", notes, "extend_repr", "")
+    info.extra = one_line(short_parameters(str(raw), params), _TEXT_LIMIT)
     info.own_count = sum(_size(p) for _, p in params)
     info.own_bytes = sum(_nbytes(p) for _, p in params)
     info.buffers = [(k, b) for k, b in (d.get("_buffers") or {}).items() if b is not None]
@@ -114,6 +115,30 @@ def inspect_cell(cell) -> CellInfo:
         state = _safe(cell.get_extra_state, notes, "get_extra_state", None)
         info.extra_state = one_line(repr(state), _TEXT_LIMIT) if state is not None else None
     return info
+
+
+def short_parameters(text, params):
+    """``text`` with each Parameter's repr replaced by its shape: ``gamma=[64]`` (names left out).
+
+    MindSpore's ``extend_repr`` of BatchNorm, LayerNorm and Embedding prints
+    whole Parameters, names included, so no two blocks would read alike; the
+    tree shows shapes (the parameter table has the rest).
+
+    >>> from cellkit import nn
+    >>> bn = nn.BatchNorm1d(3)
+    >>> short_parameters(bn.extend_repr(), list(bn._params.items()))
+    'num_features=3, eps=1e-05, momentum=0.9, gamma=[3], beta=[3], moving_mean=[3], moving_variance=[3]'
+    """
+    if "Parameter (" not in text:
+        return text
+    for _, p in params:
+        try:
+            shown = repr(p)
+        except Exception:  # noqa: BLE001 -- an odd Parameter keeps its text
+            continue
+        if shown in text:
+            text = text.replace(shown, "[" + ", ".join(str(d) for d in p.shape) + "]")
+    return text
 
 
 def _size(t):
@@ -148,3 +173,25 @@ def size_and_bytes(tensor):
     """(elements, bytes) of a Tensor without touching its data (placeholders included)."""
     n = _size(tensor)
     return n, n * tensor.dtype.itemsize
+
+
+# Parameters that hold running statistics: updated by the forward pass, never by an optimizer.
+_STATISTIC_KEYS = ("moving_mean", "moving_variance", "running_mean", "running_var")
+
+
+def parameter_kind(key, param) -> str:
+    """``'trainable'``, ``'frozen'`` or ``'statistic'`` (a BatchNorm's running mean and variance).
+
+    A statistic is a Parameter the layer updates itself in forward and that
+    no optimizer may train: unfreezing it would put it in
+    ``trainable_params()`` (and under weight decay).  ``key`` is the
+    attribute name or a dotted path ending in it.
+
+    >>> from cellkit import nn
+    >>> bn = nn.BatchNorm1d(2)
+    >>> [parameter_kind(k, p) for k, p in bn._params.items()]
+    ['statistic', 'statistic', 'trainable', 'trainable']
+    """
+    if key.rsplit(".", 1)[-1] in _STATISTIC_KEYS:
+        return "statistic"
+    return "trainable" if getattr(param, "requires_grad", True) else "frozen"

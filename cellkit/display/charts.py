@@ -64,7 +64,7 @@ def histogram_html(summary, width=120, height=28, labels=True) -> Raw:
         tip = f"{format_number(summary.min)} .. {format_number(summary.max)}: " + " ".join(map(str, counts))
         return el("span", chart, style="display:inline-block;vertical-align:middle", title=tip)
     ends = el("span", el("span", format_number(summary.max), style="float:right"), format_number(summary.min),
-              style=f"display:block;width:{chart_width}px;font-size:0.75em;line-height:1.3;opacity:0.7")
+              style=f"display:block;width:{chart_width}px;font-size:0.75em;line-height:1.3;opacity:0.75")
     return el("span", chart, ends, style="display:inline-block;vertical-align:top")
 
 

@@ -8,12 +8,22 @@ input and output shapes), a dashed edge from a caller to the first cell it
 called and a forward edge, labelled with the shape that flows, from each call
 to the next call made by the same caller.
 
-Both return a :class:`Graph`.  In a notebook it shows as ``image/svg+xml``:
-rendered by Graphviz's ``dot`` when the ``graphviz`` package and the ``dot``
-program are there, else by a small pure-Python layered layout (levels top to
-bottom, siblings left to right), and if even that fails the DOT source is
-shown with a one-line note.  ``text/plain`` is always the DOT source.  A
-display never raises, and every user string is escaped (for DOT and for SVG).
+Both return a :class:`Graph`.  In a notebook it shows as HTML
+(:mod:`cellkit.display.graph_html`): nested boxes, folded per Cell, that fit
+the output's width, survive an untrusted notebook and render on GitHub, with
+the drawing itself one click away (an ``<img>`` of the SVG in a scrollable
+box, at full size: its text is never shrunk).  The bundle also carries
+``image/svg+xml`` for frontends that prefer it: rendered by Graphviz's
+``dot`` when the ``graphviz`` package and the ``dot`` program are there,
+else by a small pure-Python layered layout (levels top to bottom, siblings
+left to right).  The SVG has no background of its own (no white board on a
+dark page): boxes carry their fills and every free-standing label a halo.
+``text/plain`` is the box outline; ``g.dot()`` the DOT source.
+``cellkit.display.explore(g)`` zooms and pans the drawing.  A display never
+raises, and every user string is escaped (for DOT, SVG and HTML).
+
+:func:`cell_graph` folds runs of identical blocks into one box (``0–23:
+Block × 24``), as the tree does.
 
 >>> from cellkit import nn
 >>> g = cell_graph(nn.SequentialCell(nn.Dense(3, 2), nn.ReLU()))
@@ -26,8 +36,9 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape as _xml_escape
 
-from .cellinfo import inspect_cell
-from .html import format_count, one_line
+import base64
+
+from .html import MUTED, el, format_count, one_line, plural
 
 __all__ = ["Graph", "cell_graph", "trace_graph", "dot_quote", "node"]
 
@@ -101,7 +112,7 @@ class Graph:
         ``'graphviz'`` or ``'fallback'``.
     """
 
-    def __init__(self, name, nodes, edges, engine="auto", rankdir="TB"):
+    def __init__(self, name, nodes, edges, engine="auto", rankdir="TB", box=None, caption=None):
         self.name = name
         self.nodes = nodes
         self.edges = edges
@@ -110,6 +121,41 @@ class Graph:
         self.note = None       # why the last render was not graphviz's
         self.renderer = None   # 'graphviz', 'fallback' or None (no SVG), set by svg()
         self.source = self._dot()
+        self.caption = caption
+        self._box = box        # the HTML form's box tree (built from the nodes when not given)
+
+    @property
+    def box(self):
+        """The root :class:`~cellkit.display.graph_html.Box` of the HTML form."""
+        if self._box is None:
+            from .graph_html import boxes_from_graph
+
+            self._box = boxes_from_graph(self.nodes, self.edges)
+        return self._box
+
+    def text(self):
+        """The text twin: the boxes as an indented outline (``dot()`` is the DOT source)."""
+        from .graph_html import text_outline
+
+        return text_outline(self.box)
+
+    def html(self, drawing=True):
+        """The HTML form: nested boxes that fit the width, then the SVG drawing in a closed, scrollable box."""
+        from .graph_html import render
+
+        parts = [render(self.box, title=self.caption)]
+        if drawing:
+            svg = self.svg()
+            if svg is not None:
+                data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+                image = el("img", src=f"data:image/svg+xml;base64,{data}", alt=f"drawing of {self.name}",
+                           style="max-width:none")
+                summary = el("summary", f"drawing ({len(self.nodes)} boxes; scroll to pan, "
+                                        f"cellkit.display.explore(graph) to zoom)", style="cursor:pointer")
+                parts.append(el("details", summary, el("div", image, style="overflow-x:auto;max-width:100%")))
+            if self.note:
+                parts.append(el("div", self.note, style=f"font-size:0.85em;{MUTED}"))
+        return el("div", parts, style="max-width:100%;text-align:left")
 
     # -- DOT ---------------------------------------------------------------------------
     def dot(self) -> str:
@@ -180,8 +226,15 @@ class Graph:
             svg = self.svg()
         except Exception:  # noqa: BLE001 -- belt and braces: svg() already never raises
             svg = None
-        text = self.source if svg is not None else f"# {self.note or 'no drawing'}\n{self.source}"
+        try:
+            text = self.text()
+        except Exception:  # noqa: BLE001
+            text = self.source
         bundle = {"text/plain": text}
+        try:
+            bundle["text/html"] = str(self.html())
+        except Exception as exc:  # noqa: BLE001 -- the drawing and the text remain
+            bundle["text/plain"] += f"\n(display note: the HTML form failed: {type(exc).__name__})"
         if svg is not None:
             bundle["image/svg+xml"] = svg
         if include:
@@ -204,11 +257,18 @@ _PAD_X, _PAD_Y = 8, 6
 _GAP_X, _GAP_Y = 18, 42
 
 
-def layered_svg(nodes, edges, note=None) -> str:
+# A label that is not on a box gets a halo of the box colour: it reads on a light and a dark page alike.
+_HALO = 'stroke="#ffffff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"'
+
+
+def layered_svg(nodes, edges, note=None, theme=False) -> str:
     """A tree drawing as SVG: levels top to bottom, siblings left to right, in source order.
 
     Parents are centred over their children; edges whose ends are not parent
     and child (forward edges between siblings) are drawn as blue arrows.
+    There is no background: boxes carry their fills, other labels a halo.
+    ``theme=True`` (for SVG inlined in a live page, as the widget does) adds
+    JupyterLab's theme colours as CSS, so boxes and text follow a dark theme.
     """
     by_id = {n.id: n for n in nodes}
     children = {n.id: [] for n in nodes}
@@ -267,9 +327,14 @@ def layered_svg(nodes, edges, note=None) -> str:
            'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#8a94a6"/></marker>'
            '<marker id="ck-fwd" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
            'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#3b6fd6"/></marker></defs>',
-           f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>']
+           ]
+    box_style = text_style = edge_style = ""
+    if theme:
+        box_style = ' style="fill:var(--jp-layout-color2,#f4f6fa);stroke:var(--jp-border-color1,#8a94a6)"'
+        text_style = ' style="fill:var(--jp-content-font-color1,#1f2937)"'
+        edge_style = ' style="stroke:var(--jp-border-color1,#8a94a6)"'
     if note:
-        out.append(f'<text class="note" x="12" y="{12 + _LINE_H - 3}" fill="#6b7280" font-style="italic">'
+        out.append(f'<text class="note" x="12" y="{12 + _LINE_H - 3}" fill="#374151" {_HALO} font-style="italic">'
                    f'{_xml(note)}</text>')
     for src, dst, label, style in edges:
         if src not in x or dst not in x:
@@ -286,22 +351,24 @@ def layered_svg(nodes, edges, note=None) -> str:
         colour, marker = ("#3b6fd6", "ck-fwd") if style == "forward" else ("#8a94a6", "ck-arrow")
         dash = ' stroke-dasharray="4 3"' if style == "dashed" else ""
         out.append(f'<line class="edge" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                   f'stroke="{colour}" stroke-width="1"{dash} marker-end="url(#{marker})"/>')
+                   f'stroke="{colour}" stroke-width="1"{dash} marker-end="url(#{marker})"'
+                   f'{edge_style if style != "forward" else ""}/>')
         if label:
             out.append(f'<text x="{(x1 + x2) / 2:.1f}" y="{(y1 + y2) / 2 - 3:.1f}" text-anchor="middle" '
-                       f'font-size="9" fill="{colour}">{_xml(one_line(label, 40))}</text>')
+                       f'font-size="9" fill="#1d4ed8" {_HALO}>{_xml(one_line(label, 40))}</text>')
     for nid in order:
         n = by_id[nid]
         bx, by, w, h = box(nid)
         fill, stroke, dashed = _paint(n.style)
         dash = ' stroke-dasharray="4 3"' if dashed else ""
+        plain = n.style is None
         out.append(f'<g class="node"><title>{_xml(" ".join(n.lines))}</title>'
                    f'<rect class="box" x="{bx:.1f}" y="{by:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
-                   f'fill="{fill}" stroke="{stroke}"{dash}/>')
+                   f'fill="{fill}" stroke="{stroke}"{dash}{box_style if plain else ""}/>')
         for i, text in enumerate(n.lines):
             weight = ' font-weight="bold"' if i == 0 else ""
             out.append(f'<text x="{bx + w / 2:.1f}" y="{by + _PAD_Y + (i + 1) * _LINE_H - 3:.1f}" '
-                       f'text-anchor="middle" fill="#1f2937"{weight}>{_xml(text)}</text>')
+                       f'text-anchor="middle" fill="#1f2937"{weight}{text_style if plain else ""}>{_xml(text)}</text>')
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
@@ -390,7 +457,7 @@ def cell_graph(net, max_nodes=DEFAULT_MAX_NODES, engine="auto") -> Graph:
     >>> from cellkit import nn
     >>> g = cell_graph(nn.SequentialCell(nn.Dense(3, 2)))
     >>> [n.lines for n in g.nodes]
-    [['SequentialCell', '8 params'], ['0: Dense', '8 params']]
+    [['SequentialCell', '8 elements'], ['0: Dense', '8 elements']]
     """
     try:
         return _cell_graph(net, max_nodes, engine)
@@ -400,59 +467,62 @@ def cell_graph(net, max_nodes=DEFAULT_MAX_NODES, engine="auto") -> Graph:
 
 
 def _cell_graph(net, max_nodes, engine):
-    ids = {}          # id(cell) -> node id
-    nodes, edges, infos, kids = [], [], {}, {}
+    from .graph_html import Box
+    from .tree import CellTree, _Group, _run_label
+
+    tree = CellTree(net, max_nodes=10 ** 9)
+    nodes, edges = [], []
+    shown = {}        # id(cell) -> node id
     left_out = 0
-    skipped = set()
-    stack = [("", None, net)]
-    while stack:
-        name, parent, cell = stack.pop()
-        key = id(cell)
-        if key in ids:  # a shared Cell: one more edge, no second box
-            edges.append((parent, ids[key], "", "dashed"))
-            continue
-        if len(nodes) >= max_nodes:  # count what is left out, children included
-            if key not in skipped:
-                skipped.add(key)
-                left_out += 1
-                stack.extend(("", None, c) for c in (cell.__dict__.get("_cells") or {}).values() if c is not None)
-            continue
+
+    def add(label, node, parent, times=None):
+        nonlocal left_out
+        if len(nodes) >= max_nodes:
+            left_out += node.n_cells if times is None else sum(m.n_cells for m in times)
+            return None
         nid = f"c{len(nodes)}"
-        ids[key] = nid
-        info = inspect_cell(cell)
-        infos[nid] = (info, cell)
-        node = _GNode(nid, [], parent)
-        nodes.append(node)
-        kids[nid] = []
-        if parent is not None:
-            edges.append((parent, nid, "", "solid"))
-            kids[parent].append(nid)
-        node.lines = [f"{name}: {info.cls}" if name else info.cls]
-        children = [(n, c) for n, c in (cell.__dict__.get("_cells") or {}).items() if c is not None]
-        for child_name, child in reversed(children):
-            stack.append((child_name, nid, child))
-    # parameter elements below each box, every Parameter counted once
-    for node in reversed(nodes):
-        info, cell = infos[node.id]
-        try:
-            seen, total = set(), 0
-            for p in cell.get_parameters() if hasattr(cell, "get_parameters") else ():
-                if id(p) not in seen:
-                    seen.add(id(p))
-                    total += max(int(_prod(p.shape)), 0)
-        except Exception:  # noqa: BLE001
-            total = info.own_count
-        node.lines.append(f"{format_count(total)} params" if total else "no params")
+        info = node.info
+        count = node.count if times is None else sum(m.count for m in times)
+        lines = [f"{label}: {info.cls}" if label else info.cls]
+        if times is not None:
+            lines[0] += f" × {len(times)}"
+        lines.append(f"{format_count(count)} elements" if count else "no parameters")
         marks = _cell_marks(info)
         if marks:
-            node.lines.append(", ".join(marks))
-            node.style = "mark"
+            lines.append(", ".join(marks))
+        g = _GNode(nid, lines, parent, "mark" if marks else None)
+        nodes.append(g)
+        shown[id(node.cell)] = nid
+        if parent is not None:
+            edges.append((parent, nid, "", "solid"))
+        box = Box(lines, tone="mark" if marks else None, key=nid)
+        for row in node.rows:
+            if isinstance(row, _Group):
+                child = add(_run_label(row.members), row.members[0], nid, row.members)
+            elif row.ref is not None:
+                target = shown.get(id(row.cell))
+                if target is not None:
+                    edges.append((nid, target, "", "dashed"))
+                box.children.append(Box([f"{row.name}: {type(row.cell).__name__}",
+                                         f"→ same cell as {row.ref or '(root)'}"], tone="more"))
+                continue
+            else:
+                child = add(row.name, row, nid)
+            if child is not None:
+                box.children.append(child)
+        return box
+
+    root_box = add("", tree.root, None)
     if left_out:
         last_parent = nodes[0].id if nodes else None
-        nodes.append(_GNode("more", [f"… {left_out} more cells not drawn"], last_parent, "more"))
+        nodes.append(_GNode("more", [f"… {plural(left_out, 'more cell')} not drawn"], last_parent, "more"))
         if last_parent is not None:
             edges.append((last_parent, "more", "", "dashed"))
-    return Graph("cells", nodes, edges, engine)
+        root_box.folded += left_out
+    caption = (f"{tree.root.info.cls}: {plural(tree.n_cells, 'cell')}, {format_count(tree.root.count)} elements"
+               + (" (runs of identical blocks drawn once)" if any(isinstance(r, _Group) for n in [tree.root]
+                                                                  for r in n.rows) else ""))
+    return Graph("cells", nodes, edges, engine, box=root_box, caption=caption)
 
 
 def _prod(shape):

@@ -9,8 +9,14 @@ dtype and shape, and the Parameters and constants it reads; recomputed,
 random and state-changing nodes are marked.  Graph inputs and the returned
 value are boxes too.  Every string from the model is escaped.
 
-:func:`mimebundle` is what ``Graph._repr_mimebundle_`` returns: SVG, an HTML
-page holding the SVG and the IR listing, and the listing as plain text.
+:func:`mimebundle` is what ``Graph._repr_mimebundle_`` returns: SVG, HTML and
+the listing as plain text.  The HTML is the drawing's box form (nested boxes
+that fit the output and survive an untrusted notebook, the SVG at full size
+one click away) and the IR listing.  A graph of more than
+:data:`FOLD_ABOVE` nodes is drawn *folded per Cell*: each call of a child of
+the network is one box (``GPTBlock: 18 ops · dense ×4, matmul ×2 …``), the
+network's own ops stay single, so a small GPT draws as a dozen readable boxes
+instead of 3-pixel text (``ir_graph(graph, fold=True)``).
 
 >>> import cellkit as ms
 >>> from cellkit import nn
@@ -24,16 +30,22 @@ True
 from __future__ import annotations
 
 from .graph import Graph, _GNode
-from .html import escape, one_line
+from .html import escape, one_line, plural
 
-__all__ = ["ir_graph", "mimebundle"]
+__all__ = ["ir_graph", "mimebundle", "FOLD_ABOVE"]
 
 DEFAULT_MAX_NODES = 300
+FOLD_ABOVE = 24
 
 
-def ir_graph(graph, max_nodes=DEFAULT_MAX_NODES, engine="auto") -> Graph:
-    """The dataflow drawing of a compiled graph; never raises (a failure draws one box saying why)."""
+def ir_graph(graph, max_nodes=DEFAULT_MAX_NODES, engine="auto", fold=False) -> Graph:
+    """The dataflow drawing of a compiled graph; never raises (a failure draws one box saying why).
+
+    ``fold=True`` draws each call of a child Cell of the network as one box.
+    """
     try:
+        if fold:
+            return _folded(graph, engine)
         return _ir_graph(graph, max_nodes, engine)
     except Exception as exc:  # noqa: BLE001 -- a display never raises
         return Graph("graph", [_GNode("error", [f"ir_graph failed: {type(exc).__name__}: {exc}"], style="mark")],
@@ -100,6 +112,85 @@ def _ir_graph(graph, max_nodes, engine):
     return Graph(f"graph {graph.name}", boxes, edges, engine)
 
 
+def _segments(scope):
+    return scope.split("/")[1:] if scope.startswith("Default") else scope.split("/")
+
+
+def _folded(graph, engine):
+    """One box per call of a child of the network (runs of IR nodes in its scope), the root's ops alone."""
+    from ..graph.ir import InputRef, NodeOutput, iter_refs
+    from .graph_html import Box
+
+    groups = []          # [key, [nodes], child segment] in order
+    seen_children = set()
+    previous_child = None
+    for node in graph.nodes:
+        segs = _segments(node.scope)
+        if not segs:
+            groups.append([f"n{node.index}", [node], None])
+            previous_child, seen_children = None, set()
+            continue
+        child = segs[1] if len(segs) > 1 else ""
+        current = groups[-1] if groups and groups[-1][2] == segs[0] else None
+        # a new call of the same Cell: it revisits a child the run already left
+        if current is not None and child and child in seen_children and child != previous_child:
+            current = None
+        if current is None:
+            groups.append([f"g{len(groups)}", [node], segs[0]])
+            seen_children = set()
+        else:
+            current[1].append(node)
+        if child:
+            seen_children.add(child)
+        previous_child = child
+    box_of_node, box_of_input, nodes, edges = {}, {}, [], []
+    root = Box([f"graph {graph.name}: {len(graph.nodes)} ops, folded per Cell"], arrows=True)
+    for ref in graph.inputs:
+        key = f"in{ref.index}"
+        box_of_input[ref.index] = key
+        nodes.append(_GNode(key, [f"input %{ref.name}", str(ref.spec)]))
+        root.children.append(Box([f"input %{ref.name}", str(ref.spec)], tone="more"))
+    titles = {}
+    for key, members, segment in groups:
+        for node in members:
+            box_of_node[id(node)] = key
+        last = members[-1]
+        if segment is None:
+            lines = [f"%{last.index} {last.op}", _spec_text(last.outputs)]
+        else:
+            name, _, cls = segment.rpartition("-")
+            counts = {}
+            for node in members:
+                counts[node.op] = counts.get(node.op, 0) + 1
+            top = ", ".join(f"{op} ×{n}" if n > 1 else op for op, n in sorted(counts.items(), key=lambda kv: -kv[1])[:4])
+            lines = [f"{name}: {cls}" if name else cls, f"{plural(len(members), 'op')} · {top}" + (" …" if len(counts) > 4 else ""),
+                     f"→ {_spec_text(last.outputs)}"]
+        titles[key] = lines[0]
+        nodes.append(_GNode(key, lines, None, None if segment is None else "mark"))
+        box = Box(lines, tone=None if segment is None else "mark", key=key)
+        sources = []
+        for node in members:
+            for ref in node.refs():
+                src = box_of_input.get(ref.index) if isinstance(ref, InputRef) else (
+                    box_of_node.get(id(ref.node)) if isinstance(ref, NodeOutput) else None)
+                if src is not None and src != key and src not in sources:
+                    sources.append(src)
+        for src in sources:
+            edges.append((src, key, "", "solid"))
+        previous = root.children[-1].key if root.children else None
+        box.inputs = [titles.get(src, src) for src in sources if src != previous and not src.startswith("in")]
+        root.children.append(box)
+    outputs = [box_of_node.get(id(r.node)) for r in iter_refs(graph.output) if isinstance(r, NodeOutput)]
+    nodes.append(_GNode("out", ["return", one_line(_output_text(graph.output), 60)]))
+    for src in dict.fromkeys(o for o in outputs if o is not None):
+        edges.append((src, "out", "", "solid"))
+    root.children.append(Box(["return", one_line(_output_text(graph.output), 60)], tone="more"))
+    for i, n in enumerate(nodes[1:], 1):  # the layered layout draws a chain: each box under the one before
+        n.parent = nodes[i - 1].id
+    return Graph(f"graph {graph.name}", nodes, edges, engine, box=root,
+                 caption=f"graph {graph.name}: {len(graph.nodes)} ops; each call of a child Cell is one box")
+
+
 def _short_scope(scope):
     # The path below the root ("fc1-Dense", "block-Block/fc-Dense"); not split further, since a class
     # name may itself contain "/".
@@ -132,19 +223,17 @@ def mimebundle(graph, include=None, exclude=None):
         listing = graph.text()
     except Exception as exc:  # noqa: BLE001 -- a display never raises
         listing = f"<graph: no listing ({type(exc).__name__}: {exc})>"
-    drawing = ir_graph(graph)
+    nodes = getattr(graph, "nodes", None)
+    drawing = ir_graph(graph, fold=isinstance(nodes, list) and len(nodes) > FOLD_ABOVE)
     svg = drawing.svg()
     bundle = {"text/plain": listing}
-    # The built-in layout writes its note into the SVG itself; say it once.
-    shown_in_svg = svg is not None and drawing.renderer == "fallback"
-    note = (f'<p style="font-style:italic;color:#6b7280">{escape(drawing.note)}</p>'
-            if drawing.note and not shown_in_svg else "")
     if svg is not None:
         bundle["image/svg+xml"] = svg
-        picture = f"<div>{svg}</div>"
-    else:
-        picture = f"<pre>{escape(drawing.source)}</pre>"
-    bundle["text/html"] = (f'<div class="cellkit-graph-ir">{note}{picture}'
+    try:
+        picture = str(drawing.html())
+    except Exception as exc:  # noqa: BLE001
+        picture = f"<pre>{escape(drawing.source)}</pre><div>({escape(type(exc).__name__)})</div>"
+    bundle["text/html"] = (f'<div style="max-width:100%;text-align:left">{picture}'
                            f"<details><summary>IR listing</summary><pre>{escape(listing)}</pre></details></div>")
     if include:
         bundle = {k: v for k, v in bundle.items() if k in include}

@@ -10,7 +10,8 @@ GitHub / nbviewer render without a kernel: no ``<script>``, no ``<style>``,
 no inline ``<svg>``, no external URL; only elements such as ``<details>``,
 ``<table>``, ``<span>`` with inline ``style=""``.  Colours come from
 JupyterLab's theme variables, each after a plain fallback that the
-untrusted-notebook sanitizer keeps and that reads on light *and* dark pages.
+untrusted-notebook sanitizer keeps; coloured text always sits on its own
+fixed background (:func:`tone`), so it reads on light *and* dark pages.
 
 >>> el("b", "<script>alert(1)</script>")
 '<b>&lt;script&gt;alert(1)&lt;/script&gt;</b>'
@@ -26,7 +27,8 @@ import math
 
 __all__ = [
     "Raw", "escape", "el", "join", "format_bytes", "format_count", "format_number", "one_line",
-    "themed", "line", "badge", "MONO", "SANS", "GREY_LINE", "GREY_FILL",
+    "themed", "line", "badge", "tone", "plural", "MONO", "SANS", "MUTED", "MUTED_OPACITY", "TONES",
+    "GREY_LINE", "GREY_FILL",
 ]
 
 
@@ -92,9 +94,16 @@ def join(parts, separator="") -> Raw:
 # if its property and value pass a whitelist -- no var(), calc(), currentColor,
 # flex or gap.  So every themed colour is written twice, a plain value the
 # sanitizer keeps and then the var() twin a live page prefers:
-# ``color:#2f7fd1;color:var(--jp-brand-color1,#2f7fd1)``.  Text colour is never
-# set (it inherits the page's, light or dark); greys are translucent so they
-# read on both.  Layout uses floats, inline blocks and tables, not flexbox.
+# ``border-color:#8c96a3;border-color:var(--jp-border-color1,#8c96a3)``.
+#
+# Text must reach 4.5:1 against what it sits on in the light *and* the dark
+# theme, trusted or not (cellkit.display.contrast computes it; the tests check
+# every display).  No single text colour does that on both a white and a
+# near-black page, so coloured text always carries its own background: a
+# badge is a fixed (background, text) pair.  Plain text inherits the page's
+# colour, muted text keeps an opacity of at least MUTED_OPACITY; themed
+# colours (borders, bars) carry no text.  Layout uses floats, inline blocks and
+# tables, not flexbox.
 GREY_LINE = "rgba(128,128,128,0.35)"
 GREY_FILL = "rgba(128,128,128,0.12)"
 _PALETTE = {
@@ -105,16 +114,29 @@ _PALETTE = {
     "line": ("--jp-border-color2", GREY_LINE),
     "fill": ("--jp-layout-color2", GREY_FILL),
 }
+# (background, text) of every coloured label; each pair is at least 6:1 (tests compute it).
+TONES = {
+    "accent": ("#1d5fa8", "#ffffff"),
+    "error": ("#b42318", "#ffffff"),
+    "warn": ("#8f4700", "#ffffff"),
+    "ok": ("#1e6b34", "#ffffff"),
+    "hook": ("#6b3fa0", "#ffffff"),
+    "vanishing": ("#3a4f86", "#ffffff"),
+    "exploding": ("#a13a00", "#ffffff"),
+    "muted": ("#596270", "#ffffff"),
+}
+MUTED_OPACITY = 0.75
+MUTED = f"opacity:{MUTED_OPACITY}"
 MONO = "font-family:Menlo,Consolas,monospace;font-family:var(--jp-code-font-family,Menlo,Consolas,monospace)"
 SANS = ("font-family:system-ui,Roboto,Arial,sans-serif;"
         "font-family:var(--jp-content-font-family,system-ui,Roboto,Arial,sans-serif)")
 
 
 def themed(prop, colour) -> str:
-    """``prop:<plain>;prop:var(--jp-...,<plain>)`` for a palette colour (see the theme notes above).
+    """``prop:<plain>;prop:var(--jp-...,<plain>)`` for a palette colour (borders and bars: never text).
 
-    >>> themed("color", "accent")
-    'color:#2f7fd1;color:var(--jp-brand-color1,#2f7fd1)'
+    >>> themed("background-color", "accent")
+    'background-color:#2f7fd1;background-color:var(--jp-brand-color1,#2f7fd1)'
     """
     var, plain = _PALETTE[colour]
     return f"{prop}:{plain};{prop}:var({var},{plain})"
@@ -126,13 +148,32 @@ def line(side="border", colour="line", width="1px") -> str:
     return f"{side}:{width} solid {plain};{side}-color:var({var},{plain})"
 
 
+def tone(name) -> str:
+    """``background-color:..;color:..`` of a fixed label pair (:data:`TONES`): reads in every theme.
+
+    >>> tone("error")
+    'background-color:#b42318;color:#ffffff'
+    """
+    background, text = TONES[name]
+    return f"background-color:{background};color:{text}"
+
+
 def badge(colour=None) -> str:
-    """The style of a small rounded label; ``colour`` is a palette name, or None for a neutral grey."""
+    """The style of a small rounded label: a :data:`TONES` name (filled), or None for a neutral outline."""
     base = ("display:inline-block;padding:0 5px;margin-left:4px;border-radius:8px;font-size:0.85em;"
             "line-height:1.35;white-space:nowrap;font-weight:normal;")
     if colour is None:
         return base + "border:1px solid rgba(128,128,128,0.6);opacity:0.85"
-    return base + line("border", colour) + ";" + themed("color", colour)
+    return base + "border:1px solid transparent;" + tone(colour)
+
+
+def plural(n, word, many=None) -> str:
+    """``'1 cell'``, ``'3 cells'``, ``'1,200 cells'`` (``many`` for irregular plurals).
+
+    >>> plural(1, "more cell"), plural(2, "more cell"), plural(1234, "entry", "entries")
+    ('1 more cell', '2 more cells', '1,234 entries')
+    """
+    return f"{int(n):,} {word if int(n) == 1 else (many or word + 's')}"
 
 
 # -- numbers -------------------------------------------------------------------

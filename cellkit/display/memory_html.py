@@ -4,7 +4,8 @@ Jupyter shows ``text/html`` in preference to ``image/svg+xml`` and keeps no
 inline ``<svg>`` in an untrusted notebook, so the HTML carries its own chart:
 one column of stacked, role-coloured boxes per slice of the timeline (the
 slice's highest point, so the peak column is the peak), recompute replays
-tinted, the peak column capped in red.  Below it the roles live at the peak
+tinted, the peak column capped in red, and under the columns a band naming
+the phase (forward, backward) with the Cell the peak happened in.  Below it the roles live at the peak
 (the legend), the allocator's own figure, and a table of the Cells by bytes
 at the peak with bars.  :func:`comparison_html` sets two reports side by
 side on one scale under the saving and the time ratio.
@@ -21,10 +22,10 @@ path escaped (:func:`cellkit.display.html.el`).
 """
 from __future__ import annotations
 
-from .html import MONO, SANS, Raw, badge, el, format_bytes, format_count, format_number, line, themed
+from .html import MONO, MUTED, SANS, Raw, badge, el, format_bytes, format_count, format_number, line, themed
 from .memory_svg import comparison_headline, y_top
-from .memory_timeline import (PEAK_COLOUR, ROLE_COLOURS, cell_rows, drawn_roles, format_mib, peak_index,
-                              replay_spans, stack_at, timing_and_replays)
+from .memory_timeline import (PEAK_COLOUR, ROLE_COLOURS, backward_start, cell_rows, drawn_roles, format_mib,
+                              peak_index, replay_spans, stack_at, timing_and_replays)
 
 __all__ = ["report_html", "comparison_html", "column_chart"]
 
@@ -32,12 +33,12 @@ CHART_HEIGHT = 150      # px
 CHART_WIDTH = 600       # px, about
 MAX_COLUMNS = 120
 MAX_CELL_ROWS = 60
-_MUTED = "opacity:0.7"
+_MUTED = MUTED
 # Table styles are set once per row and table, not per cell: a 60-row table stays a few dozen KiB.
-_CELL = "padding:1px 8px"
+_CELL = "padding:1px 8px;text-align:left"
 _NUM = "padding:1px 8px;text-align:right"
 _HEAD = "padding:1px 8px;text-align:left;font-weight:600"
-_ROW = line("border-bottom")
+_ROW = line("border-bottom") + ";background-color:transparent"
 _TABLE = "border-collapse:collapse;font-size:12px;margin:4px 0;white-space:nowrap"
 
 
@@ -80,6 +81,7 @@ def _column(report, roles, first, last, index, px_per_byte, width, replayed, is_
                              '</span>'))
     a, b = report.steps[first], report.steps[last]
     title = f"event {a}" if a == b else f"events {a}–{b}"
+    title += f" ({phase_of(report, report.steps[index])}, {cell_at(report, report.steps[index]) or 'outside the Cells'})"
     title += f": {format_mib(report.live[index])} live"
     if stack:
         title += " (" + ", ".join(f"{role} {format_bytes(n)}" for role, n in stack) + ")"
@@ -116,24 +118,63 @@ def column_chart(report, y_max=None, columns=MAX_COLUMNS, width=CHART_WIDTH) -> 
                                   f"width:{chart_width}px;{line('border-bottom')};{line('border-left')}"))
     last_step = report.events[-1].step if report.events else 0
     axis = el("div", el("span", f"event {last_step}", style="float:right"), "event 0",
-              style=f"width:{chart_width}px;font-size:11px;{_MUTED}")
+              style=f"width:{chart_width}px;font-size:11px;{_MUTED};text-align:left")
+    band = _phase_band(report, buckets, col_width + 1, chart_width)
     peak_col = next(k for k, (first, last, _) in enumerate(buckets) if first <= index <= last)
     marker = _peak_marker(report, peak_col, len(buckets), col_width + 1)
     scale = el("td", el("div", format_mib(y_max), style=f"height:{CHART_HEIGHT - 10}px"), "0", title="chart scale",
                style="vertical-align:top;text-align:right;font-size:11px;padding:0 4px 0 0;white-space:nowrap;"
                      + _MUTED)
-    table = el("table", el("tr", scale, el("td", plot, axis, marker, style="padding:0")),
+    table = el("table", el("tr", scale, el("td", plot, band, axis, marker, style="padding:0;text-align:left"),
+                           style="background-color:transparent"),
                style="border-collapse:collapse;margin:4px 0")
     return table
 
 
+def phase_of(report, step):
+    """``'forward'`` or ``'backward'`` (from the first gradient on), for an event step."""
+    start = backward_start(report)
+    return "backward" if start is not None and step >= start else "forward"
+
+
+def cell_at(report, step):
+    """The Cell path of the last event at or before ``step`` that happened inside a Cell ('' if none)."""
+    found = ""
+    for event in report.events:
+        if event.step > step:
+            break
+        if event.kind != "mark" and event.path:
+            found = event.path
+    return found
+
+
+def _phase_band(report, buckets, pitch, width):
+    """A strip under the columns: where the forward pass ends and the backward pass begins, labelled."""
+    start = backward_start(report)
+    split = len(buckets)
+    if start is not None:
+        split = next((k for k, (first, last, _) in enumerate(buckets) if report.steps[last] >= start), len(buckets))
+    parts = []
+    for label, columns, fill in (("forward", split, "rgba(47,127,209,0.25)"),
+                                 ("backward", len(buckets) - split, "rgba(217,119,6,0.3)")):
+        if columns <= 0:
+            continue
+        parts.append(el("span", label if columns * pitch >= 60 else "", title=f"{label} pass",
+                        style=(f"display:inline-block;width:{columns * pitch}px;background-color:{fill};"
+                               f"font-size:10px;line-height:14px;overflow:hidden;white-space:nowrap;"
+                               f"text-align:center;vertical-align:top")))
+    return el("div", parts, style=f"width:{width}px;white-space:nowrap;line-height:0;margin-top:1px")
+
+
 def _peak_marker(report, column, columns, pitch):
-    """``▲ peak …`` under the peak column (text running left of it when the column is far right)."""
-    text = f"▲ peak {format_mib(report.peak_bytes)} at event {report.peak_step}"
-    style = f"font-size:11px;white-space:nowrap;color:{PEAK_COLOUR};"
+    """``▲ peak …`` under the peak column, with its phase and Cell (text running left when the column is far right)."""
+    where = cell_at(report, report.peak_step)
+    context = f" ({phase_of(report, report.peak_step)}{', in ' + where if where else ''})"
+    text = f"▲ peak {format_mib(report.peak_bytes)} at event {report.peak_step}{context}"
+    style = "font-size:11px;white-space:nowrap;font-weight:600;"
     if column < columns * 0.6:
-        return el("div", text, style=style + f"padding-left:{max(column * pitch - 3, 0)}px")
-    text = f"peak {format_mib(report.peak_bytes)} at event {report.peak_step} ▲"
+        return el("div", text, style=style + f"padding-left:{max(column * pitch - 3, 0)}px;text-align:left")
+    text = f"peak {format_mib(report.peak_bytes)} at event {report.peak_step}{context} ▲"
     return el("div", text, style=style + f"width:{(column + 1) * pitch + 3}px;text-align:right")
 
 
@@ -202,7 +243,7 @@ def _facts(report):
 
 def _heading(report):
     return el("div", el("b", f"Memory: {report.label}"), el("span", report.device, style=badge()), " ",
-              el("span", f"peak {format_mib(report.peak_bytes)}", style=f"font-weight:600;color:{PEAK_COLOUR}"),
+              el("span", f"peak {format_mib(report.peak_bytes)}", style=badge("error") + ";font-weight:600"),
               f" at event {report.peak_step}, above a baseline of {format_mib(report.baseline_bytes)} "
               f"(parameters, inputs); {format_count(len(report.events))} events",
               style="margin-bottom:2px")
@@ -210,7 +251,7 @@ def _heading(report):
 
 def _short_heading(report):
     return el("div", el("b", report.label), el("span", report.device, style=badge()), " ",
-              el("span", f"peak {format_mib(report.peak_bytes)}", style=f"font-weight:600;color:{PEAK_COLOUR}"),
+              el("span", f"peak {format_mib(report.peak_bytes)}", style=badge("error") + ";font-weight:600"),
               f" · {format_count(len(report.events))} events", style="margin-bottom:2px;white-space:nowrap")
 
 

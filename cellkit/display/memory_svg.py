@@ -9,8 +9,11 @@ MiB.  :func:`comparison_svg` puts two panels side by side on one y scale
 under a line stating the saving and the time ratio.
 
 The SVG is a standalone document (an ``image/svg+xml`` output, never inlined
-in HTML): fixed colours on a white background, no script, no external
-reference, every label escaped.  Long timelines are thinned to about
+in HTML): fixed colours and no background of its own -- labels carry a light
+halo, so the chart reads on a light and on a dark page without a white
+board -- no script, no external reference, every label escaped.  A
+notebook shows the HTML chart (:mod:`~cellkit.display.memory_html`), which
+follows the theme; the SVG is for exports and other frontends.  Long timelines are thinned to about
 ``budget`` points (:func:`~cellkit.display.memory_timeline.keep_points`),
 which keeps the peak exactly, so a 100,000-event report stays small.
 
@@ -35,9 +38,12 @@ __all__ = ["report_svg", "comparison_svg", "comparison_headline"]
 
 BUDGET = 1200            # points drawn per panel at most (the peak always among them)
 FONT = "Helvetica, Arial, sans-serif"
-AXIS = "#6b7280"
+AXIS = "#4b5563"
 GRID = "#e5e7eb"
 TEXT = "#1f2937"
+# Labels are dark with a light halo: readable on a light page and on a dark one (no white board behind).
+_TEXT_HALO = 'stroke="#ffffff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"'
+
 
 
 def _x(text, limit=120) -> str:
@@ -193,7 +199,11 @@ def _legend(x, y, roles, host, replays):
 
 def _peak(frame, report, index):
     x, y = frame.x(report.steps[index]), frame.y(report.peak_bytes)
-    label = f"peak {format_mib(report.peak_bytes)} (event {report.peak_step})"
+    from .memory_html import cell_at, phase_of
+
+    where = cell_at(report, report.peak_step)
+    label = (f"peak {format_mib(report.peak_bytes)} (event {report.peak_step}, {phase_of(report, report.peak_step)}"
+             + (f", in {where})" if where else ")"))
     anchor, dx = ("end", -6) if x > frame.left + frame.width * 0.6 else ("start", 6)
     return [f'<line class="peak" x1="{_n(frame.left)}" y1="{_n(y)}" x2="{_n(frame.right)}" y2="{_n(y)}" '
             f'stroke="{PEAK_COLOUR}" stroke-width="1" stroke-dasharray="5 3"/>',
@@ -201,7 +211,7 @@ def _peak(frame, report, index):
             f'stroke-width="1" stroke-dasharray="2 2"/>',
             f'<circle cx="{_n(x)}" cy="{_n(y)}" r="3.5" fill="{PEAK_COLOUR}"/>',
             f'<text class="peak-label" x="{_n(x + dx)}" y="{_n(max(y - 6, frame.top + 10))}" text-anchor="{anchor}" '
-            f'fill="{PEAK_COLOUR}" font-weight="bold">{_x(label)}</text>']
+            f'fill="{PEAK_COLOUR}" font-weight="bold" {_TEXT_HALO}>{_x(label)}</text>']
 
 
 def _backward_mark(frame, report):
@@ -253,8 +263,9 @@ def _document(width, height, title, body):
     return "\n".join([f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
                       f'viewBox="0 0 {width} {height}" font-family="{FONT}" font-size="10">',
                       f"<title>{_x(title, 300)}</title>",
-                      f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
-                      *body, "</svg>"])
+                      # no background: the chart sits on the page; its labels carry a halo (see _TEXT_HALO)
+                      *body, "</svg>"]).replace(' fill="' + TEXT + '"', ' fill="' + TEXT + '" ' + _TEXT_HALO) \
+        .replace(' fill="' + AXIS + '"', ' fill="' + AXIS + '" ' + _TEXT_HALO)
 
 
 def report_svg(report, width=760, height=300, y_max=None, budget=BUDGET) -> str:
@@ -264,15 +275,30 @@ def report_svg(report, width=760, height=300, y_max=None, budget=BUDGET) -> str:
 
 
 def comparison_headline(comparison) -> str:
-    """``'with recompute: 73% less peak memory (1.20 MiB vs 4.50 MiB), 1.31x time'``."""
+    """``'with recompute: 73% less peak memory than ... (1.20 MiB vs 4.50 MiB); time ×1.31 (median of 5 ...)'``.
+
+    The time ratio is stated only from several interleaved runs
+    (:mod:`cellkit.display.timing`): one run each is within run-to-run noise,
+    and then the headline says so instead of giving a number.
+    """
+    from .timing import MIN_RUNS, Ratio, runs_of
+
     before, after = comparison.before, comparison.after
     saving = comparison.saving
-    amount = f"{saving:.0%} less" if saving >= 0 else f"{-saving:.0%} more"
-    ratio = comparison.time_ratio
-    timing = "clean runs" if before.clean_seconds is not None and after.clean_seconds is not None else "profiled runs"
-    time_text = f"{ratio:.2f}x time ({timing})" if ratio == ratio else "time not comparable"
-    return (f"{after.label}: {amount} peak memory than {before.label} "
-            f"({format_mib(after.peak_bytes)} vs {format_mib(before.peak_bytes)}), {time_text}")
+    if abs(saving) < 0.005:
+        amount = f"the same peak memory as {before.label}"
+    else:
+        amount = f"{abs(saving):.0%} {'less' if saving > 0 else 'more'} peak memory than {before.label}"
+    ratio = Ratio(runs_of(before), runs_of(after))
+    if ratio.enough:
+        time_text = f"time {ratio.text()}"
+    else:
+        a = before.clean_seconds if before.clean_seconds is not None else before.seconds
+        b = after.clean_seconds if after.clean_seconds is not None else after.seconds
+        time_text = (f"time not compared: one run each ({a * 1e3:.3g} ms vs {b * 1e3:.3g} ms) is within "
+                     f"run-to-run noise; {MIN_RUNS}+ interleaved runs are needed (recompute_explorer times 5)")
+    return (f"{after.label}: {amount} ({format_mib(after.peak_bytes)} vs {format_mib(before.peak_bytes)}); "
+            f"{time_text}")
 
 
 def comparison_svg(comparison, panel_width=500, height=300, budget=BUDGET // 2) -> str:

@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from .charts import sparkline
-from .html import el, format_bytes, one_line, themed
+from .html import el, format_bytes, one_line
 from .memory_svg import comparison_headline, comparison_svg, report_svg
 from .memory_html import comparison_html, report_html
 from .memory_timeline import cell_rows, drawn_roles, format_mib, timing_and_replays
@@ -156,13 +156,15 @@ def comparison_bundle(comparison, include=None, exclude=None) -> dict:
 class SvgChart:
     """The SVG chart of a report or a comparison as a notebook output of its own.
 
-    Its bundle is ``image/svg+xml`` and ``text/plain`` only, so a notebook
-    shows the chart (a report's own display prefers its HTML form).
+    Its bundle is ``image/svg+xml`` with the HTML chart as ``text/html`` (a
+    notebook shows that one: it follows the theme, where an SVG output cannot)
+    and ``text/plain``.
     ``.svg`` is the SVG text (None when it failed, see ``.note``).
     """
 
     def __init__(self, obj, part):
         self.obj = obj
+        self._part = part
         self.note = None
         try:
             self.svg = part.svg()
@@ -177,11 +179,18 @@ class SvgChart:
         return self._text if self.note is None else f"{self._text}\n({self.note})"
 
     def html(self):
-        """A note and the text (the chart itself is SVG; HTML cannot inline it in an untrusted notebook)."""
-        return el("pre", self.text(), style="margin:0;" + themed("color", "accent"))
+        """The HTML chart of the same report(s): it follows the notebook's theme and survives untrusted."""
+        try:
+            return self._part.html()
+        except Exception:  # noqa: BLE001 -- a display never raises
+            return el("pre", self.text(), style="margin:0")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = {"text/plain": self.text()}
+        try:
+            bundle["text/html"] = str(self.html())
+        except Exception:  # noqa: BLE001
+            pass
         if self.svg is not None:
             bundle["image/svg+xml"] = self.svg
         if include:
@@ -201,7 +210,7 @@ def memory_chart(obj) -> SvgChart:
     >>> report = MemoryReport("demo", "CPU", [MemoryEvent(0, "alloc", 1024, "activation", "CPU", "", "ones")],
     ...                       0, {}, None, None, 0.0, None, None)
     >>> sorted(memory_chart(report)._repr_mimebundle_())
-    ['image/svg+xml', 'text/plain']
+    ['image/svg+xml', 'text/html', 'text/plain']
     """
     if hasattr(obj, "before") and hasattr(obj, "after"):
         return SvgChart(obj, MemoryComparisonPart(obj))

@@ -5,7 +5,12 @@
 off.  **Measure** profiles one gradient step,
 ``cellkit.grad(loss_fn, grad_position=None, weights=net.trainable_params())(*inputs)``,
 with :func:`cellkit.memory.profile` and shows its chart next to the previous
-measurement on one scale, with the saving and the time ratio spelled out.
+measurement on one scale, with the saving spelled out.  With ``timing`` it
+also times both settings, interleaved, ``runs`` times each
+(:mod:`cellkit.display.timing`): the time ratio is their median with its
+spread -- one run each would be noise, and is never shown as a finding.
+The form's bundle carries a static twin (the last comparison) for a
+notebook reopened without its kernel.
 The checkboxes change the real Cells: after the form, ``net`` keeps the
 recompute settings last ticked.
 
@@ -26,7 +31,7 @@ from __future__ import annotations
 import base64
 import html
 
-from .html import MONO, SANS, el, one_line
+from .html import MONO, SANS, Raw, badge, el, one_line
 from .memory_svg import comparison_headline, comparison_svg, report_svg
 from .memory_timeline import format_mib
 
@@ -76,11 +81,13 @@ class RecomputeExplorer:
         The whole form (what :func:`recompute_explorer` returns; ``widget.explorer`` is this object).
     """
 
-    def __init__(self, net, loss_fn, inputs, w, timing=True, warmup=True, max_toggles=MAX_TOGGLES):
+    def __init__(self, net, loss_fn, inputs, w, timing=True, warmup=True, max_toggles=MAX_TOGGLES, runs=5):
         self.net = net
         self.loss_fn = loss_fn
         self.inputs = tuple(inputs)
         self.timing = timing
+        self.runs = runs
+        self.settings = []   # the recompute setting of each measurement ({path: bool}), as self.reports
         self._warm = not warmup
         self.reports = []
         self.cells = [(path, cell) for path, cell in net.cells_and_names() if path][:max_toggles]
@@ -99,7 +106,11 @@ class RecomputeExplorer:
         boxes = w.VBox(list(self.toggles.values()), layout=w.Layout(max_height="24em", overflow="auto"))
         left = w.VBox([heading, boxes, w.HBox([self.measure_button, self.clear_button])],
                       layout=w.Layout(min_width="16em"))
-        self.widget = w.HBox([left, w.VBox([self.status, self.chart], layout=w.Layout(width="100%"))])
+        from .widgets import with_static_twin
+
+        self.widget = with_static_twin(
+            w.HBox([left, w.VBox([self.status, self.chart], layout=w.Layout(width="100%", min_width="0"))],
+                   layout=w.Layout(flex_flow="row wrap")), self.static_html, self.static_text)
         self.widget.explorer = self
         self.measure_button.on_click(lambda button: self.measure())
         self.clear_button.on_click(lambda button: self.clear())
@@ -130,15 +141,45 @@ class RecomputeExplorer:
                 step(*self.inputs)
                 self._warm = True
             label = _setting_label(self.net, self.cells)
-            report = memory.profile(step, *self.inputs, net=self.net, label=label, timing=self.timing)
+            report = memory.profile(step, *self.inputs, net=self.net, label=label, timing=False)
+            setting = self.current_setting()
+            if self.timing and self.reports:
+                self._time_against(self.reports[-1], self.settings[-1], report, setting, step)
         except Exception as exc:  # noqa: BLE001 -- the form never raises
             self.status.value = el("span", one_line(f"measurement failed: {type(exc).__name__}: {exc}", 300),
-                                   style="color:#d84040")
+                                   style=badge("error"))
             return None
         report.result = None  # the gradients are not needed; do not keep them alive
         self.reports.append(report)
+        self.settings.append(setting)
         self.show()
         return report
+
+    def current_setting(self):
+        """``{path: recompute on?}`` of every listed Cell now."""
+        return {path: bool(cell._recompute_mode) for path, cell in self.cells}
+
+    def _apply(self, setting):
+        for path, cell in self.cells:
+            if bool(cell._recompute_mode) != setting.get(path, False):
+                cell.recompute(mode=setting.get(path, False))
+
+    def _time_against(self, previous, previous_setting, report, setting, step):
+        """Time the previous setting and this one in turn, ``runs`` times each; attach the times to both."""
+        from .timing import attach, time_pairs
+
+        def run(chosen):
+            def go():
+                self._apply(chosen)
+                step(*self.inputs)
+            return go
+
+        try:
+            before, after = time_pairs(run(previous_setting), run(setting), runs=self.runs)
+        finally:
+            self._apply(setting)
+        attach(previous, before)
+        attach(report, after)
 
     def show(self):
         """Redraw the status line and the chart from :attr:`reports`."""
@@ -155,8 +196,30 @@ class RecomputeExplorer:
             self.status.value = el("div", line, style=MONO)
             self.chart.value = _svg_img(report_svg(latest), line)
 
+    def static_html(self):
+        """The static twin: the last comparison (or measurement) as HTML, and the ticked Cells."""
+        from .memory_html import comparison_html, report_html
 
-def recompute_explorer(net, loss_fn, *inputs, timing=True, warmup=True, max_toggles=MAX_TOGGLES):
+        ticked = [path for path, on in self.current_setting().items() if on]
+        head = el("div", "recompute explorer: ", el("b", ", ".join(ticked) if ticked else "no Cell"),
+                  " ticked (the interactive form needs a running kernel)", style=f"{SANS};font-size:12px")
+        if len(self.reports) >= 2:
+            body = comparison_html(self.reports[-2].compare(self.reports[-1]))
+        elif self.reports:
+            body = report_html(self.reports[-1])
+        else:
+            body = el("div", "nothing measured yet", style="opacity:0.75")
+        return el("div", head, Raw(str(body)))
+
+    def static_text(self):
+        if len(self.reports) >= 2:
+            return comparison_headline(self.reports[-2].compare(self.reports[-1]))
+        if self.reports:
+            return f"{self.reports[-1].label}: peak {format_mib(self.reports[-1].peak_bytes)}"
+        return "recompute explorer: nothing measured yet"
+
+
+def recompute_explorer(net, loss_fn, *inputs, timing=True, warmup=True, max_toggles=MAX_TOGGLES, runs=5):
     """A form to switch recompute per Cell of ``net`` and measure a gradient step's memory.
 
     Parameters
@@ -168,7 +231,9 @@ def recompute_explorer(net, loss_fn, *inputs, timing=True, warmup=True, max_togg
     *inputs
         The arguments of ``loss_fn`` (Tensors: a batch, labels).
     timing : bool
-        Also time one unprofiled step per measurement, for an honest time ratio.
+        Also time each new setting against the previous one, ``runs`` times
+        each, interleaved: the ratio shown is their median, with its spread.
+    runs : int
     warmup : bool
         Run one step before the first measurement.
 
@@ -183,7 +248,7 @@ def recompute_explorer(net, loss_fn, *inputs, timing=True, warmup=True, max_togg
     if w is None:
         return _static(net, loss_fn, inputs, _NOTE_MISSING)
     try:
-        return RecomputeExplorer(net, loss_fn, inputs, w, timing, warmup, max_toggles).widget
+        return RecomputeExplorer(net, loss_fn, inputs, w, timing, warmup, max_toggles, runs).widget
     except Exception as exc:  # noqa: BLE001 -- a display never raises
         return _static(net, loss_fn, inputs, _NOTE_FAILED.format(one_line(f"{type(exc).__name__}: {exc}", 120)))
 

@@ -20,39 +20,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import backend as _backend
 from ..parameter import Parameter
 from ..tensor import Tensor
 from . import charts, render, stats
-from .html import MONO, SANS, badge, el, format_bytes, format_count, format_number, line, one_line, themed
+from .gradflow import param_grad_norm
+from .html import MONO, MUTED, SANS, badge, el, format_bytes, format_count, format_number, line, one_line, themed, tone
 
-__all__ = ["TensorView", "grad_norm_of"]
+__all__ = ["TensorView", "grad_norm_of", "finite_note"]
 
 
 def grad_norm_of(param):
-    """The norm of ``param``'s latest gradient as a float, or None if none was recorded.
+    """The norm of ``param``'s latest gradient as a float (computed in float64), or None if none was recorded.
 
     Gradient transforms leave each Parameter's latest gradient in
-    ``param._last_grad``; its norm is computed here, on the device, only when
-    a display asks.  Anything may instead set ``param._last_grad_norm``.
+    ``param._last_grad``; its norm is computed on the device, in float64 so
+    that a vanishing gradient of 4e-23 is not shown as 0, only when a display
+    asks (:func:`cellkit.display.gradflow.param_grad_norm`).
     """
-    value = getattr(param, "_last_grad_norm", None)
-    if value is None:
-        grad = getattr(param, "_last_grad", None)
-        if not isinstance(grad, Tensor):
-            return None
-        try:
-            xp = _backend.current().xp
-            data = grad._data
-            value = _backend.current().to_host(xp.sqrt(xp.sum(data * data)))
-        except Exception:  # noqa: BLE001 -- an odd value is shown as missing, not raised
-            return None
-    try:
-        if isinstance(value, Tensor):
-            value = value.asnumpy()
-        return float(np.asarray(value).reshape(()))
-    except Exception:  # noqa: BLE001 -- an odd value is shown as missing, not raised
-        return None
+    return param_grad_norm(param)
 
 
 class TensorView(render.Part):
@@ -108,6 +93,9 @@ class TensorView(render.Part):
             if self.grad_norm is not None:
                 parts.append(f"grad norm={format_number(self.grad_norm)}")
             lines.append("  ".join(parts))
+            partial = finite_note(s)
+            if partial:
+                lines.append(f"({partial})")
             if s.hist:
                 lines.append(f"histogram [{format_number(s.min)} .. {format_number(s.max)}]: "
                              f"|{charts.sparkline(s.hist)}|")
@@ -137,6 +125,9 @@ class TensorView(render.Part):
         s = self.summary
         if s is not None and s.size:
             body.append(_stats_table(s, self.grad_norm))
+            partial = finite_note(s)
+            if partial:
+                body.append(el("div", partial, style=f"font-size:0.85em;{MUTED}"))
         elif self.grad_norm is not None:
             body.append(el("div", f"grad norm {format_number(self.grad_norm)}"))
         lower = []
@@ -158,6 +149,16 @@ class TensorView(render.Part):
 _LOWER = "display:inline-block;vertical-align:top;margin-right:18px"
 
 
+def finite_note(summary):
+    """``'mean, std, min, max over the 4 finite values of 32'`` when some values are NaN or Inf, else None."""
+    if summary is None or not (summary.nan or summary.inf):
+        return None
+    if not summary.finite:
+        return f"no finite value among {format_count(summary.size)}: no statistics"
+    return (f"mean, std, min, max over the {format_count(summary.finite)} finite values of "
+            f"{format_count(summary.size)}")
+
+
 def _elements(n):
     return f"{format_count(n)} element{'' if n == 1 else 's'}"
 
@@ -168,7 +169,7 @@ def _chip():
 
 
 def _caption():
-    return "font-size:0.8em;opacity:0.7;margin-bottom:2px"
+    return f"font-size:0.8em;{MUTED};margin-bottom:2px"
 
 
 def _stats_table(s, grad_norm):
@@ -181,16 +182,15 @@ def _stats_table(s, grad_norm):
         heads.append(label)
         if count:
             flag = el("span", f"{label} {format_count(count)}",
-                      style=f"color:#ffffff;{themed('background-color', 'error')};font-weight:bold;"
-                            f"border-radius:3px;padding:0 5px")
+                      style=f"{tone('error')};font-weight:bold;border-radius:3px;padding:0 5px")
             cells.append(el("td", flag, style=_num_cell()))
         else:
-            cells.append(el("td", "0", style=_num_cell() + ";opacity:0.6"))
+            cells.append(el("td", "0", style=_num_cell() + f";{MUTED}"))
     if grad_norm is not None:
         heads.append("grad norm")
         cells.append(el("td", format_number(grad_norm), style=_num_cell()))
     head_row = el("tr", [el("th", h, style="padding:1px 10px 1px 0;text-align:right;font-weight:normal;"
-                                           "opacity:0.7;font-size:0.85em;border:none;background:transparent")
+                                           f"{MUTED};font-size:0.85em;border:none;background:transparent")
                          for h in heads], style="background:transparent")
     return el("table", head_row, el("tr", cells, style="background:transparent"),
               style="border-collapse:collapse;border:none;margin:0;table-layout:auto")
@@ -246,10 +246,10 @@ def _preview_html(values, row_labels, col_labels, lead):
     if row_labels is None:
         return el("span", _format_value(values.reshape(()).item()), style=f"{MONO};font-size:0.92em")
     plain = "border:none;background:transparent;white-space:nowrap"
-    label_style = f"opacity:0.45;font-size:0.8em;text-align:right;padding:0 6px 0 0;{plain}"
+    label_style = f"{MUTED};font-size:0.8em;text-align:right;padding:0 6px 0 0;{plain}"
     cell_style = f"text-align:right;padding:1px 6px;{plain}"
-    bad_style = f"{cell_style};{themed('color', 'error')};font-weight:bold"
-    gap_style = f"{cell_style};opacity:0.5"
+    bad_style = f"{cell_style};{tone('error')};font-weight:bold"
+    gap_style = f"{cell_style};{MUTED}"
     clear = "background:transparent"
 
     def cell(v):

@@ -24,6 +24,19 @@ every process it started is gone at the end (checked).  Exit status 0 on success
 7. Notebook 7: the untrusted copy is opened in the Notebook 7 interface of the
    second server; the static tree must show there too.
 
+8. Layout (issue 18): ``layout_check.ipynb`` shows every display of a 71-cell
+   ResNet, a small GPT with tied weights, a 1,001-cell net and a NaN maker
+   (tree, table, trace, graphs, dataflow, gradient heatmap, explorers).  It
+   is run in the first server, then reopened untrusted in the second; in each,
+   at 1280 px and 800 px, in the light and the dark theme, every output's
+   width is measured: nothing may reach past the output area unless a scroll
+   box inside the output holds it, no badge may be cut off, every text of our
+   HTML must reach 4.5:1 contrast (computed from the rendered colours), the
+   root's disclosure triangle must have room, and the untrusted widgets must
+   show their static HTML twin.  The figures go to
+   ``screenshots/layout_{trusted,untrusted}.json``, a photograph of each output
+   per configuration to ``screenshots/layout_*.png``.
+
 Usage: ``python tests/browser/run_browser_check.py [--headed] [--keep] [--readme-images]``
 """
 from __future__ import annotations
@@ -357,7 +370,9 @@ COURSE = {
     "05_forward_hooks.ipynb": [("course_05_hook_trace.png", "html", "Hook trace of"),
                                ("course_05_trace_explorer.png", "widget", None)],
 }
-README_IMAGES = {"course_02_explorer.png": "explorer.png", "course_05_hook_trace.png": "hook_trace.png"}
+README_IMAGES = {"course_02_explorer.png": "explorer.png", "course_05_hook_trace.png": "hook_trace.png",
+                 "layout_trusted-light_1280_01_resnet_tree.png": "gradient_flow.png",
+                 "layout_trusted-dark_800_13_nan_trace.png": "nan_at_the_op.png"}
 
 
 def course_notebook(page, lab, name, shots):
@@ -424,6 +439,203 @@ def untrusted_view(page, lab, path, shots):
     log(f"untrusted prompts (nothing was run in this server): {prompts}")
 
 
+# ---------------------------------------------------------------------------- layout (issue 18)
+# The displays of the models of issue 18, measured in JupyterLab at two widths, in the light and the
+# dark theme, trusted (run here) and untrusted (reopened in a second server without running).
+LAYOUT_NOTEBOOK = "layout_check.ipynb"
+LAYOUT_WIDTHS = (1280, 800)
+# What each code cell of layout_check.ipynb shows (the first cell only prepares the models).
+LAYOUT_CELLS = ["setup", "resnet_tree", "resnet_table", "resnet_trace", "resnet_graph", "resnet_dataflow",
+                "gpt_tree", "gpt_table", "gpt_trace", "gpt_ir_graph", "big_tree", "big_table", "big_trace",
+                "nan_trace", "gradient_heatmap", "resnet_explorer", "trace_explorer"]
+LAYOUT_WIDGETS = {"resnet_explorer", "trace_explorer"}
+
+# For each output: its width, how far anything reaches past its right edge where no scroll box of its
+# own (inside the output, short enough that its scrollbar shows beside its content) lets the reader get
+# there, badges cut off by a clipping ancestor, and the lowest text contrast in our HTML (computed
+# colours, opacity included, over the painted background).
+MEASURE_JS = """(names) => {
+  const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(',').map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lin = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  const over = (top, below) => [0, 1, 2].map(i => top[i] * top[3] + below[i] * (1 - top[3])).concat([1]);
+  const background = (e) => { const layers = [];
+    for (let p = e; p; p = p.parentElement) { const b = parse(getComputedStyle(p).backgroundColor);
+      if (b && b[3] > 0) { layers.push(b); if (b[3] >= 1) break; } }
+    let bg = [255, 255, 255, 1];
+    if (layers.length && layers[layers.length - 1][3] >= 1) bg = layers.pop();
+    else { const body = parse(getComputedStyle(document.body).backgroundColor); if (body) bg = body; }
+    for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
+    return bg; };
+  const opacity = (e, stop) => { let o = 1; for (let p = e; p && p !== stop.parentElement; p = p.parentElement)
+    o *= Number(getComputedStyle(p).opacity); return o; };
+  const cells = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell')];
+  const found = [];
+  cells.forEach((cell, i) => {
+    const outputs = [...cell.querySelectorAll('.jp-OutputArea-output')];
+    outputs.forEach((o) => {
+      const box = o.getBoundingClientRect();
+      let worst = 0, culprit = '', clipped = 0, minContrast = 99, lowText = '';
+      for (const e of o.querySelectorAll('*')) {
+        const r = e.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+        const ours = e.closest('.jp-RenderedHTMLCommon, .widget-html-content');
+        if (own && ours && getComputedStyle(e).visibility !== 'hidden') {
+          const fg = parse(getComputedStyle(e).color);
+          if (fg) {
+            const bg = background(e);
+            const seen = over([fg[0], fg[1], fg[2], fg[3] * opacity(e, ours)], bg);
+            const a = lum(seen), b = lum(bg);
+            const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+            if (ratio < minContrast) { minContrast = ratio; lowText = (e.textContent || '').trim().slice(0, 40); }
+          }
+        }
+        let right = r.right, scrollable = false, clipRight = Infinity;
+        for (let q = e.parentElement; q && q !== o; q = q.parentElement) {
+          const s = getComputedStyle(q);
+          // a scroll box of the output's own counts as a way to reach what it holds only when its scrollbar
+          // is on screen with its content (not 1,700 px below it, at the end of a long table); a taller
+          // one hides what it holds as far as the reader can tell: that is overflow too
+          const qr = q.getBoundingClientRect();
+          if (s.overflowX === 'auto' || s.overflowX === 'scroll') {
+            if (qr.right <= box.right + 1 && qr.height <= 600) { scrollable = true; break; }
+            continue;
+          }
+          if (s.overflowX !== 'visible') clipRight = Math.min(clipRight, qr.right);
+        }
+        if (scrollable) continue;
+        if (e.tagName === 'SPAN' && getComputedStyle(e).borderRadius === '8px' && r.right > clipRight + 1) clipped++;
+        right = Math.min(right, clipRight);
+        if (right - box.right > worst) { worst = right - box.right; culprit = e.tagName + ' ' + (e.textContent || '').trim().slice(0, 50); }
+      }
+      const summary = o.querySelector('details > summary');
+      const marker = summary ? summary.getBoundingClientRect().left - box.left : null;
+      found.push({cell: i, name: names[i] || ('cell ' + i), width: Math.round(box.width), height: Math.round(box.height),
+                  overflow: Math.round(worst), culprit, clipped, contrast: Math.round(minContrast * 100) / 100, lowText,
+                  marker: marker === null ? null : Math.round(marker),
+                  html: o.classList.contains('jp-RenderedHTMLCommon'),
+                  widget: !!o.querySelector('.jupyter-widgets'),
+                  text: (o.innerText || '').slice(0, 80)});
+    });
+  });
+  return found;
+}"""
+
+
+def set_theme(page, dark):
+    """Settings → Theme → JupyterLab Dark / Light, then wait until the page says so."""
+    wanted = "JupyterLab Dark" if dark else "JupyterLab Light"
+    page.keyboard.press("Escape")
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Settings$")).click()
+    page.locator(".lm-Menu-item", has_text=re.compile(r"^\s*Theme\s*$")).first.hover()
+    page.locator(".lm-Menu-item", has_text=wanted).first.click()
+    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{'false' if dark else 'true'}'",
+                           timeout=UI_S * 1000)
+    page.wait_for_timeout(600)
+
+
+def close_sidebar(page):
+    """Collapse the left sidebar, so the notebook gets the window's width (as a student would at 800 px)."""
+    if page.locator("#jp-left-stack:not(.lm-mod-hidden)").count():
+        page.keyboard.press("Escape")
+        page.keyboard.press("Control+b")
+        page.wait_for_timeout(400)
+
+
+def measure_layout(page, config, shots, widths=LAYOUT_WIDTHS, shoot=True):
+    """Measure every output at each width (and photograph it); returns the rows, logged."""
+    rows = []
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(700)
+        found = page.evaluate(MEASURE_JS, LAYOUT_CELLS)
+        for row in found:
+            row.update(config=config, viewport=width)
+            rows.append(row)
+            log(f"{config} {width}px {row['name']:<16} width {row['width']:>5} overflow {row['overflow']:>4} "
+                f"clipped {row['clipped']} contrast {row['contrast']:>5} ({row['lowText'][:24]!r}) height {row['height']}")
+        if shoot:
+            cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
+            for i in range(cells.count()):
+                name = LAYOUT_CELLS[i] if i < len(LAYOUT_CELLS) else f"cell{i}"
+                if name == "setup":
+                    continue
+                output = cells.nth(i).locator(".jp-OutputArea-output").first
+                if not output.count():
+                    continue
+                output.evaluate("e => e.scrollIntoView({block: 'start'})")
+                page.wait_for_timeout(120)
+                box = output.bounding_box()
+                if not box:
+                    continue
+                top = max(box["y"], 0)
+                clip = {"x": max(box["x"] - 4, 0), "y": top, "width": min(box["width"] + 8, width - max(box["x"] - 4, 0)),
+                        "height": max(min(box["height"], 1000 - top), 10)}
+                page.screenshot(path=str(shots / f"layout_{config}_{width}_{i:02d}_{name}.png"), clip=clip)
+    return rows
+
+
+def check_layout(rows, config, untrusted=False):
+    """What must hold for every output at every width (issue 18's layout defects, each a failure here)."""
+    for row in rows:
+        where = f"{config} {row['viewport']}px {row['name']}"
+        if row["name"] == "setup":
+            continue
+        check(row["overflow"] <= 2, f"{where}: fits the output area (overflow {row['overflow']} px"
+              + (f": {row['culprit']}" if row["overflow"] > 2 else "") + ")")
+        check(row["clipped"] == 0, f"{where}: no badge cut off ({row['clipped']} clipped)")
+        if row["html"] or row["widget"]:
+            check(row["contrast"] >= 4.5, f"{where}: every text at least 4.5:1 (lowest {row['contrast']} "
+                  f"for {row['lowText']!r})")
+        if row["marker"] is not None and row["name"].endswith("tree"):
+            check(row["marker"] >= 10, f"{where}: the root's disclosure triangle has room ({row['marker']} px)")
+        if untrusted and row["name"] in LAYOUT_WIDGETS:
+            check(row["html"] and "HBox(children" not in row["text"] and "VBox(children" not in row["text"],
+                  f"{where}: the widget's static twin shows as HTML, not a widget repr")
+
+
+def layout_check(page, lab, shots, trusted):
+    """Run (trusted) or open (untrusted) layout_check.ipynb; measure in the light and dark themes."""
+    config = "trusted" if trusted else "untrusted"
+    name = LAYOUT_NOTEBOOK if trusted else "layout_check_untrusted.ipynb"
+    open_notebook(page, lab, name, app="lab/workspaces/layout/tree")
+    if trusted:
+        n_code = len(LAYOUT_CELLS)
+        t0 = time.monotonic()
+        run_all_cells(page, lab, n_code, timeout_s=RUN_ALL_S)
+        log(f"{name}: all {n_code} code cells ran in {time.monotonic() - t0:.1f}s")
+        check_no_errors(page, name)
+        page.locator(".jp-OutputArea-output .widget-select select").first.wait_for(timeout=UI_S * 1000)
+    else:
+        page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon").first.wait_for(timeout=UI_S * 1000)
+    close_sidebar(page)
+    rows = []
+    for dark in (False, True):
+        theme = "dark" if dark else "light"
+        if dark:
+            set_theme(page, True)
+        found = measure_layout(page, f"{config}-{theme}", shots)
+        check_layout(found, f"{config}-{theme}", untrusted=not trusted)
+        rows += found
+    set_theme(page, False)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    if trusted:
+        page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+        page.keyboard.press("Escape")
+        saved = lab.root / LAYOUT_NOTEBOOK
+        mtime = saved.stat().st_mtime
+        page.keyboard.press("Control+s")
+        deadline = time.monotonic() + UI_S
+        while time.monotonic() < deadline and saved.stat().st_mtime == mtime:
+            time.sleep(0.2)
+        check(saved.stat().st_mtime != mtime, "Ctrl+S saved the layout notebook")
+        time.sleep(0.5)
+    (shots / f"layout_{config}.json").write_text(json.dumps(rows, indent=1))
+    return rows
+
+
 def main(argv):
     from playwright.sync_api import sync_playwright  # the 'browser' extra; imported here so pytest can import us
 
@@ -444,6 +656,9 @@ def main(argv):
         root1.mkdir()
         root2.mkdir()
         shutil.copy(HERE / NOTEBOOK, root1 / NOTEBOOK)
+        shutil.copy(HERE / LAYOUT_NOTEBOOK, root1 / LAYOUT_NOTEBOOK)
+        for root in (root1, root2):  # the models of issue 18, imported by layout_check.ipynb
+            shutil.copy(HERE.parents[0] / "display" / "models.py", root / "models.py")
         for name in COURSE:
             shutil.copy(HERE.parents[1] / "notebooks" / name, root1 / name)
         with sync_playwright() as pw:
@@ -463,6 +678,10 @@ def main(argv):
                         page = browser.new_page(viewport={"width": 1400, "height": 1000})
                         page.set_default_timeout(UI_S * 1000)
                         course_notebook(page, lab1, name, SHOTS)
+                    page.close()
+                    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                    page.set_default_timeout(UI_S * 1000)
+                    layout_check(page, lab1, SHOTS, trusted=True)
                 except Exception:
                     page.screenshot(path=str(SHOTS / "failure_run.png"))
                     raise
@@ -478,6 +697,7 @@ def main(argv):
 
                 untrusted = "display_check_untrusted.ipynb"
                 shutil.copy(saved, root2 / untrusted)
+                shutil.copy(root1 / LAYOUT_NOTEBOOK, root2 / "layout_check_untrusted.ipynb")
                 shutil.copy(saved, SHOTS / "display_check_executed.ipynb")
                 lab2 = Lab(root2, tmp / "lab2", "lab2")
                 labs.append(lab2)
@@ -487,6 +707,10 @@ def main(argv):
                 try:
                     untrusted_view(page, lab2, untrusted, SHOTS)
                     notebook7_view(page, lab2, untrusted, SHOTS)
+                    page.close()
+                    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                    page.set_default_timeout(UI_S * 1000)
+                    layout_check(page, lab2, SHOTS, trusted=False)
                 except Exception:
                     page.screenshot(path=str(SHOTS / "failure_untrusted.png"))
                     raise

@@ -3,12 +3,16 @@
 Tests use it to assert structure and numbers (rows, cells, counts) rather
 than substrings, and to prove the markup stays inside what an untrusted
 notebook keeps: no script/style/svg/img/iframe, no event-handler attribute,
-no URL, and every tag closed.
+no URL other than an in-page ``#anchor``, and every tag closed.
+:func:`contrast_failures` computes the contrast of every piece of text
+against what it sits on, in both JupyterLab themes, trusted and untrusted.
 """
 from html.parser import HTMLParser
 
+from cellkit.display import contrast as _contrast
+
 FORBIDDEN_TAGS = {"script", "style", "svg", "img", "iframe", "object", "embed", "link", "meta", "base", "form",
-                  "input", "a"}
+                  "input"}
 VOID_TAGS = {"br", "hr", "wbr"}
 
 
@@ -113,16 +117,124 @@ def assert_sanitizer_proof(style):
         seen.add(prop)
 
 
-def assert_safe(markup):
-    """The checks every display passes: nested tags, nothing an untrusted notebook strips, nothing active."""
+def assert_safe(markup, images=False):
+    """The checks every display passes: nested tags, nothing an untrusted notebook strips, nothing active.
+
+    ``images=True`` allows ``<img>`` whose source is an inline SVG (``data:image/svg+xml;base64,``):
+    the sanitizer keeps it and nothing is fetched (the graphs' drawing).
+    """
     root = parse(markup)
     for element in root.iter():
         if element.attrs.get("style"):
             assert_sanitizer_proof(element.attrs["style"])
+        if element.tag == "img" and images:
+            assert set(element.attrs) <= {"src", "alt", "style"}, element.attrs
+            assert element.attrs["src"].startswith("data:image/svg+xml;base64,"), element.attrs["src"][:60]
+            continue
         assert element.tag not in FORBIDDEN_TAGS, f"<{element.tag}> in display HTML"
         for name, value in element.attrs.items():
             assert not name.startswith("on"), f"event attribute {name}={value!r}"
-            assert name in ("style", "title", "open", "colspan"), f"unexpected attribute {name}"
+            assert name in ("style", "title", "open", "colspan", "id", "href"), f"unexpected attribute {name}"
             low = (value or "").lower()
+            if name == "href":
+                assert element.tag == "a" and value.startswith("#"), f"only in-page links: {value!r}"
             assert "url(" not in low and "http:" not in low and "https:" not in low and "javascript:" not in low
     return root
+
+
+def parameter_table_parts(root):
+    """The parameter tables in an element tree: ``[(header texts, [row field texts], footer text)]``.
+
+    A table is a div of divs: a header line of fields, one div per row (a line of fields, then
+    notes: NaN/Inf counts, aliases), maybe a "… more not shown" line, and a footer.
+    """
+    found = []
+    for div in root.iter("div"):
+        children = div.child_elements("div")
+        if len(children) < 2:
+            continue
+        head = children[0]
+        fields = head.child_elements("span")
+        if not fields or [f.text() for f in fields[:2]] != ["#", "name"]:
+            continue
+        heads = [f.text() for f in fields]
+        rows = []
+        for r in children[1:-1]:
+            parts = r.child_elements("div")
+            if not parts:
+                rows.append([r.text()])
+                continue
+            texts = [f.text() for f in parts[0].child_elements("span")]
+            notes = " ".join(p.text() for p in parts[1:])
+            if notes:
+                texts[1] = texts[1] + " " + notes
+            rows.append(texts)
+        found.append((heads, rows, children[-1].text()))
+    return found
+
+
+# ---------------------------------------------------------------------------- contrast
+_INHERITED_NONE = object()
+
+
+def _own(style, prop, trusted):
+    value = _contrast.effective_declaration(style, prop, trusted)
+    return value
+
+
+def _background_of(style, trusted):
+    for prop in ("background-color", "background"):
+        value = _own(style, prop, trusted)
+        if value is not None:
+            return value
+    return None
+
+
+def contrast_failures(markup, minimum=_contrast.MINIMUM):
+    """Every piece of text whose contrast is below ``minimum``: ``[(theme, trusted, ratio, text)]``.
+
+    Walks the element tree as a browser would paint it: text colour is
+    inherited (the theme's output text colour at the top), backgrounds are
+    the nearest painted ancestor's (translucent ones blended over what is
+    below), and ``opacity`` fades an element and everything in it.  Each of
+    the four cases -- light / dark theme, trusted (``var()`` resolved) /
+    untrusted (``var()`` dropped) -- is checked.
+    """
+    root = parse(markup)
+    failures = []
+    for theme in ("light", "dark"):
+        page = _contrast.parse_colour(_contrast.THEMES[theme]["page"])
+        text = _contrast.parse_colour(_contrast.THEMES[theme]["text"])
+        for trusted in (True, False):
+            _walk(root, theme, trusted, text, page, 1.0, failures, minimum)
+    return failures
+
+
+def _walk(element, theme, trusted, colour, background, opacity, failures, minimum):
+    style = element.style() if element.tag != "#root" else ""
+    value = _own(style, "color", trusted)
+    if value is not None:
+        resolved = _contrast.resolve_colour(value, theme)
+        if resolved is not None:
+            colour = resolved
+    own_opacity = _own(style, "opacity", trusted)
+    if own_opacity is not None:
+        try:
+            opacity *= float(own_opacity)
+        except ValueError:
+            pass
+    painted = _background_of(style, trusted)
+    if painted is not None:
+        fill = _contrast.resolve_colour(painted, theme)
+        if fill is not None:
+            r, g, b, a = fill
+            background = _contrast.blend((r, g, b, a * opacity), background)
+    for child in element.children:
+        if isinstance(child, Element):
+            _walk(child, theme, trusted, colour, background, opacity, failures, minimum)
+        elif child.strip():
+            r, g, b, a = colour
+            seen = _contrast.blend((r, g, b, a * opacity), background)
+            ratio = _contrast.contrast_ratio(seen, background)
+            if ratio < minimum:
+                failures.append((theme, trusted, round(ratio, 2), child.strip()[:60]))

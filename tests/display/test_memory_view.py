@@ -19,7 +19,7 @@ from cellkit.display.memory_timeline import format_mib, keep_points, peak_index,
 from cellkit.memory import MemoryEvent, MemoryReport
 from tests.blocks import ResidualBlock
 
-from html_probe import assert_safe, parse
+from html_probe import assert_safe, parse, contrast_failures
 
 SVG = "{http://www.w3.org/2000/svg}"
 SCRIPT = "<script>alert(1)</script>"
@@ -99,7 +99,7 @@ def test_memory_view_bundle_has_text_html_and_svg(plain):
 def test_memory_view_peak_label_shows_the_peak_in_mib(plain):
     bundle = memory_view.report_bundle(plain)
     label = svg_texts(svg_root(bundle["image/svg+xml"]), "peak-label")
-    assert len(label) == 1 and f"(event {plain.peak_step})" in label[0]
+    assert len(label) == 1 and f"(event {plain.peak_step}, " in label[0] and (", in " in label[0] or ")" in label[0])
     assert_mib_close(mib_in(label[0]), plain.peak_bytes)
     html_text = parse(bundle["text/html"]).text()
     assert f"peak {format_mib(plain.peak_bytes)} at event {plain.peak_step}" in html_text
@@ -170,7 +170,15 @@ def test_memory_view_comparison_states_the_saving_and_time_ratio(plain, recomput
     saving = 1 - recomputed.peak_bytes / plain.peak_bytes
     assert saving > 0
     stated = f"{saving:.0%} less peak memory"
-    ratio = f"{comparison.time_ratio:.2f}x time (clean runs)"
+    # one run each is noise: no ratio is presented as a finding
+    single = comparison._repr_mimebundle_()["text/plain"].splitlines()[0]
+    assert "time not compared: one run each" in single and "x time" not in single and "×" not in single
+    from cellkit.display import timing
+
+    timing.attach(plain, [0.010, 0.011, 0.012, 0.0105, 0.0111])
+    timing.attach(recomputed, [0.013, 0.0143, 0.0144, 0.0140, 0.0139])
+    ratio = timing.Ratio(timing.runs_of(plain), timing.runs_of(recomputed)).text()
+    assert ratio.startswith("×1.") and "median of 5 interleaved runs" in ratio and "spread ×" in ratio
     bundle = comparison._repr_mimebundle_()
     assert sorted(bundle) == ["image/svg+xml", "text/html", "text/plain"]
     html_root = assert_safe(bundle["text/html"])
@@ -353,11 +361,16 @@ def test_memory_graph_draws_look_alike_blocks_once():
 
 
 # ---------------------------------------------------------------------------- chart output and form
-def test_memory_chart_is_an_svg_output(plain, recomputed):
+def test_memory_chart_is_an_svg_output_with_a_themed_html_twin(plain, recomputed):
     for obj in (plain, plain.compare(recomputed)):
         bundle = display.memory_chart(obj)._repr_mimebundle_()
-        assert sorted(bundle) == ["image/svg+xml", "text/plain"]
-        svg_root(bundle["image/svg+xml"])
+        assert sorted(bundle) == ["image/svg+xml", "text/html", "text/plain"]
+        svg = svg_root(bundle["image/svg+xml"])
+        # no white board: nothing paints the whole chart, and every label has a halo
+        assert not [r for r in svg.iter(f"{SVG}rect") if r.get("width") == svg.get("width")]
+        assert all(t.get("stroke") == "#ffffff" for t in svg.iter(f"{SVG}text") if t.get("fill") in ("#1f2937",
+                                                                                                    "#4b5563"))
+        assert contrast_failures(bundle["text/html"]) == []
 
 
 def test_recompute_explorer_toggles_recompute_and_measures_again():
@@ -404,3 +417,38 @@ def test_recompute_explorer_without_ipywidgets_shows_one_measurement(monkeypatch
     view = display.recompute_explorer(net, loss_of(net), batch())
     assert "not available" in view.text() and "peak" in view.text()
     assert_safe(view.html())
+
+
+def test_recompute_explorer_times_several_interleaved_runs_and_carries_a_twin():
+    pytest.importorskip("ipywidgets")
+    from cellkit.display import timing
+
+    net = blocks(2)
+    form = display.recompute_explorer(net, loss_of(net), batch(), runs=3)
+    ex = form.explorer
+    ex.measure_button.click()
+    assert timing.runs_of(ex.reports[0]) == []  # nothing to compare with yet: no ratio
+    ex.toggles["0"].value = True
+    ex.measure_button.click()
+    assert len(timing.runs_of(ex.reports[0])) == 3 and len(timing.runs_of(ex.reports[1])) == 3
+    assert net[0]._recompute_mode and not net[1]._recompute_mode  # the setting is the one ticked
+    status = parse(ex.status.value).text()
+    assert "median of 3 interleaved runs each" in status and "spread ×" in status
+    bundle = form._repr_mimebundle_()
+    assert "median of 3 interleaved runs" in bundle["text/plain"]
+    assert "recompute explorer" in assert_safe(bundle["text/html"]).text()
+
+
+def test_memory_comparison_of_equal_peaks_says_the_same_not_zero_percent_less(plain):
+    text = memory_view.comparison_text(plain.compare(plain))
+    assert "the same peak memory as" in text and "0% less" not in text
+
+
+def test_memory_html_chart_names_the_phase_and_the_cell_at_the_peak(recomputed):
+    html = memory_view.report_bundle(recomputed)["text/html"]
+    root = assert_safe(html)
+    marker = next(d.text() for d in root.iter("div") if "peak" in d.text() and "▲" in d.text())
+    assert ("(backward, in " in marker or "(forward, in " in marker)
+    band = [s.text() for s in root.iter("span") if s.attrs.get("title") in ("forward pass", "backward pass")]
+    assert band == ["forward", "backward"]
+    assert contrast_failures(html) == []

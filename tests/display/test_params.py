@@ -6,23 +6,17 @@ import cellkit as ms
 from cellkit import display, nn
 from cellkit.display import stats
 
-from html_probe import assert_safe
+from html_probe import assert_safe, parameter_table_parts
 from models import Net, fixed_dense
 
-COLUMNS = ["#", "name", "shape", "dtype", "grad", "elements", "bytes", "share", "device", "mean", "std", "min",
-           "max", "histogram"]
+COLUMNS = ["#", "name", "shape", "mean", "std", "histogram", "min", "max", "dtype", "kind", "elements", "bytes",
+           "share", "device"]
 
 
 def table(markup):
-    """(header texts, body rows as lists of cell texts, footer text) of the parameter table."""
-    root = assert_safe(markup)
-    (tbl,) = root.find_all("table")
-    (thead,) = tbl.child_elements("thead")
-    (tbody,) = tbl.child_elements("tbody")
-    (tfoot,) = tbl.child_elements("tfoot")
-    heads = [th.text() for th in thead.find_all("th")]
-    body = [[td.text() for td in tr.child_elements("td")] for tr in tbody.child_elements("tr")]
-    return heads, body, tfoot.text()
+    """(header texts, body rows as lists of field texts, footer text) of the parameter table."""
+    (found,) = parameter_table_parts(assert_safe(markup))
+    return found
 
 
 def as_float(text):
@@ -50,10 +44,10 @@ def test_params_rows_in_registration_order_with_shapes_and_bytes():
     assert names == [p.name for p in net.get_parameters()]
     by_name = {r[1]: dict(zip(COLUMNS, r)) for r in body}
     w = by_name["first.weight"]
-    assert (w["#"], w["shape"], w["dtype"], w["grad"], w["elements"], w["bytes"], w["device"]) == \
-        ("1", "[2, 3]", "Float32", "✓", "6", "24 B", "CPU")
-    assert by_name["scale"]["grad"] == "frozen"
-    assert sum(int(r[5]) for r in body) == 6 + 2 + 2 + 2 + 1
+    assert (w["#"], w["shape"], w["dtype"], w["kind"], w["elements"], w["bytes"], w["device"]) == \
+        ("1", "[2, 3]", "Float32", "trainable", "6", "24 B", "CPU")
+    assert by_name["scale"]["kind"] == "frozen"
+    assert sum(int(r[COLUMNS.index("elements")]) for r in body) == 6 + 2 + 2 + 2 + 1
 
 
 def test_params_statistics_match_numpy():
@@ -94,7 +88,7 @@ def test_params_tied_parameter_listed_once_with_aliases():
     _, body, foot = table(t.html())
     names = [r[1] for r in body]
     assert len(names) == 3  # enc.weight (shared), enc.bias, dec.bias
-    assert names[0].startswith("enc.weight") and "also: dec.weight" in names[0]
+    assert names[0].startswith("enc.weight") and "also at: dec.weight" in names[0]
     assert t.total_count == 16 + 4 + 4
     assert "1 shared, counted once" in foot
     assert "is also at: dec.weight" in t.text()
@@ -105,8 +99,8 @@ def test_params_gradient_norm_column_reads_the_recorded_value():
     net.first.weight._last_grad_norm = 0.125
     net.second.bias._last_grad_norm = ms.Tensor(3.5)
     heads, body, _ = table(display.parameter_table(net).html())
-    assert heads[-1] == "grad norm"
-    norms = {r[1]: r[-1] for r in body}
+    assert heads[3] == "grad norm"  # right after name and shape: what matters first
+    norms = {r[1]: r[3] for r in body}
     assert norms["first.weight"] == "0.125" and norms["second.bias"] == "3.5" and norms["scale"] == "–"
     assert "grad norm" not in table(display.parameter_table(Small()).html())[0]
 
@@ -121,6 +115,7 @@ def test_params_flags_nan_and_inf_in_the_name_cell():
     assert "NaN" not in body[0][1]
     finite = values[np.isfinite(values)]
     assert as_float(body[1][COLUMNS.index("mean")]) == pytest.approx(finite.mean(), rel=1e-3)
+    assert "over the 3 finite values of 6" in body[1][1]
     assert "[NaN 2, Inf 1]" in display.parameter_table(net).text()
 
 
@@ -149,7 +144,7 @@ def test_params_table_of_a_parameter_list():
 def test_params_text_twin_lists_every_shown_row():
     net = Small()
     lines = display.parameter_table(net).text().splitlines()
-    assert lines[0].split()[:4] == ["#", "name", "shape", "dtype"]
+    assert lines[0].split()[:4] == ["#", "name", "shape", "mean"]
     assert [line.split()[1] for line in lines[1:6]] == ["scale", "first.weight", "first.bias", "second.weight",
                                                         "second.bias"]
 
@@ -168,3 +163,78 @@ def test_params_show_the_norm_of_the_latest_gradient_from_a_transform():
     assert "_last_grad" not in net.weight.clone().__dict__
     table_text = str(display.parameter_table(net).text())
     assert f"{expected:.4g}" in table_text
+
+
+# ---------------------------------------------------------------------------- issue 18
+from html_probe import contrast_failures  # noqa: E402
+from models import AutoEncoder, ResNet, sigmoid_input, sigmoid_stack  # noqa: E402
+
+
+def test_params_vanishing_gradient_norm_is_computed_in_float64():
+    net = sigmoid_stack()
+    ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(sigmoid_input())
+    grad = net[0].weight._last_grad.asnumpy()
+    assert float(np.sqrt(np.sum(grad * grad))) == 0.0  # what float32 says
+    expected = float(np.linalg.norm(grad.astype(np.float64)))
+    t = display.parameter_table(net)
+    heads, body, _ = table(t.html())
+    first = dict(zip(heads, body[0]))
+    assert first["name"] == "0.weight" and float(first["grad norm"]) == pytest.approx(expected, rel=1e-2)
+    assert t.rows[0].grad_norm == pytest.approx(expected, rel=1e-9) and 1e-24 < expected < 1e-22
+    assert t.status(t.rows[0]) == "vanishing" and "[vanishing]" in t.text()
+    view = display.tensor_view(net[0].weight)
+    assert view.part.grad_norm == pytest.approx(expected, rel=1e-9)
+    assert f"grad norm={expected:.4g}" in view.text()
+
+
+def test_params_batchnorm_statistics_are_not_counted_as_frozen():
+    net = AutoEncoder()
+    t = display.parameter_table(net)
+    kinds = {r.name: r.kind for r in t.rows}
+    assert kinds["norm.moving_mean"] == kinds["norm.moving_variance"] == "statistic"
+    assert kinds["encoder.bias"] == "frozen" and kinds["norm.gamma"] == "trainable"
+    assert (t.frozen_params, t.statistic_params) == (1, 2)
+    assert t.frozen_count == 8 and t.statistic_count == 16
+    _, _, foot = table(t.html())
+    assert "frozen 8 (32 B)" in foot and "statistics 16 (64 B)" in foot
+    assert "statistics 16 (64 B, updated in forward, never trained)" in t.text()
+
+
+def test_params_rows_fold_instead_of_scrolling():
+    t = display.parameter_table(ResNet())
+    root = assert_safe(t.html())
+    assert "overflow-x" not in t.html() and "<table" not in t.html()
+    (_, rows, _), = parameter_table_parts(root)
+    outer = root.child_elements("div")[0].child_elements("div")[1]
+    head, first = outer.child_elements("div")[:2]
+    head_widths = [f.style().split("width:")[1].split(";")[0] for f in head.child_elements("span")]
+    row_widths = [f.style().split("width:")[1].split(";")[0]
+                  for f in first.child_elements("div")[0].child_elements("span")]
+    assert head_widths == row_widths  # every row folds where the header folds
+    assert "white-space:normal" in head.style() and all("display:inline-block" in f.style()
+                                                         for f in head.child_elements("span"))
+    assert [f.text() for f in head.child_elements("span")][:3] == ["#", "name", "shape"]
+
+
+def test_params_say_when_statistics_cover_only_the_finite_values():
+    values = np.full((32,), np.nan, np.float32)
+    values[:4] = [1.0, 2.0, 3.0, 4.0]
+    p = ms.Parameter(ms.Tensor(values), name="mostly_nan")
+    _, body, _ = table(display.parameter_table([p]).html())
+    row = dict(zip(COLUMNS, body[0]))
+    assert row["mean"] == "2.5" and "NaN 28 of 32" in row["name"]
+    assert "mean, std, min, max over the 4 finite values of 32" in row["name"]
+    view = display.tensor_view(ms.Tensor(values))
+    assert "over the 4 finite values of 32" in view.text()
+    assert "over the 4 finite values of 32" in assert_safe(view.html()).text()
+
+
+def test_params_and_tensor_view_meet_contrast_in_both_themes():
+    net = AutoEncoder()
+    values = net.decoder.bias.asnumpy().copy()
+    values[0] = np.nan
+    net.decoder.bias.set_data(ms.Tensor(values))
+    ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(ms.ops.ones((4, 8)))
+    assert contrast_failures(display.parameter_table(net).html()) == []
+    assert contrast_failures(display.tensor_view(net.decoder.bias).html()) == []
+    assert contrast_failures(display.tensor_view(ms.Tensor([1, 2, 3], ms.int32)).html()) == []

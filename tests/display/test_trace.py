@@ -216,13 +216,16 @@ def test_trace_flags_nan_where_it_first_appears():
     with np.errstate(invalid="ignore"), ms.trace(net) as tr:
         ms.grad(net)(Tensor([[1.0, -3.0]]))
     first = tr.first["nan"]
-    assert (tr.events[first]["kind"], tr.events[first]["path"]) == ("forward", "log")
+    # the op that made it, inside the Cell it ran in, before that Cell returned
+    assert (tr.events[first]["kind"], tr.events[first]["path"], tr.events[first]["op"]["op"]) == ("op", "log", "log")
     assert tr.events[first]["first"] == ["nan"] and tr.events[first]["tensors"][0]["nan"] == 2
-    assert tr.events[first]["tensors"][0]["norm"] == "nan"
+    assert tr.events[first]["tensors"][0]["norm"] == "nan" and tr.events[first]["op"]["inputs_finite"]
+    log_out = only(tr, "forward", "log")
+    assert log_out["flags"] == ["nan"] and log_out["first"] == [] and log_out["index"] == first + 1
     later = only(tr, "forward", "")
     assert later["flags"] == ["nan"] and later["first"] == []
     assert all("nan" not in e["flags"] for e in tr.events[:first])
-    assert first == 4 and "first NaN: #4 forward of log (Log)" in tr.table()
+    assert first == 4 and "first NaN: #4 made by log" in tr.table()
 
 
 def test_trace_flags_vanishing_and_exploding_gradients():
@@ -351,15 +354,16 @@ def test_trace_html_is_a_static_timeline_and_table():
     assert "depth 0" in text and "depth 1" in text
     chunks = [t.strip() for t in page.text]
     relu_backward = chunks.index("#5→#6")  # relu's backward bar: the spec's gradients, in order
-    assert chunks[relu_backward:relu_backward + 5] == [
-        "#5→#6", "relu", "ReLU", "grad out [1] · norm 1 · [1.]", "grad in [1] · norm 1 · [1.]"]
+    assert chunks[relu_backward - 2:relu_backward + 3] == [
+        "relu", "ReLU", "#5→#6", "grad out [1] · norm 1 · [1.]", "grad in [1] · norm 1 · [1.]"]
     assert "#7 <lambda> → None" in chunks  # the hook's badge, in the same bar
     net_backward = chunks.index("#4→#8")
-    assert chunks[net_backward:net_backward + 4] == [
-        "#4→#8", "ReluNet", "grad out [1] · norm 1 · [1.]", "grad in [1] · norm 2 · [2.]"]  # GradOperation's result
-    # two tables: the timeline (2 headings + 2 forward lanes + 2 backward lanes), the events (header + 9)
+    assert chunks[net_backward - 1:net_backward + 3] == [
+        "ReluNet", "#4→#8", "grad out [1] · norm 1 · [1.]", "grad in [1] · norm 2 · [2.]"]  # GradOperation's result
+    # two tables: the timeline (a sizing row, 2 headings, 2 forward lanes, 2 backward lanes), the events
+    # (a header, then two rows per event: its facts, then its tensors across the width)
     assert page.tags.count("table") == 2
-    assert page.tags.count("tr") == 6 + 1 + len(tr)
+    assert page.tags.count("tr") == 7 + 1 + 2 * len(tr)
     assert bundle["text/plain"] == tr.table() == str(tr)
 
 
@@ -436,3 +440,249 @@ def test_trace_is_exposed_by_cellkit_and_cellkit_display():
     with cellkit.display.trace(net) as tr:
         net(Tensor([1.0]))
     assert isinstance(tr, Trace) and len(tr) == 2
+
+
+# ---------------------------------------------------------------------------- issue 18
+import warnings  # noqa: E402
+
+from html_probe import assert_safe, contrast_failures  # noqa: E402
+from html_probe import parse as parse_tree  # noqa: E402
+from models import NAN_LINE, GPT, NaNMaker, big_net, gpt_tokens, sigmoid_input, sigmoid_stack  # noqa: E402
+
+from cellkit.display import contrast, nanwatch, trace_html  # noqa: E402
+
+
+def nan_trace(**options):
+    net = NaNMaker()
+    with np.errstate(invalid="ignore"), ms.trace(net, **options) as tr:
+        ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(
+            Tensor(np.ones((2, 4), np.float32)))
+    return tr
+
+
+def nan_line():
+    import models
+
+    lines = open(models.__file__).read().splitlines()
+    return next(i + 1 for i, text in enumerate(lines) if text.strip() == NAN_LINE)
+
+
+def bars(page):
+    """(text, style) of every timeline bar box."""
+    root = parse_tree(page)
+    table = root.find_all("table")[0]
+    return [(div.text(), div.style()) for td in table.iter("td") for div in td.child_elements("div")]
+
+
+def test_trace_nan_made_in_a_parents_own_code_is_blamed_on_that_code_and_op():
+    tr = nan_trace()
+    origin = tr.origin("nan")
+    assert origin["kind"] == "op" and origin["path"] == "" and origin["cell"] == "NaNMaker"
+    assert origin["op"]["op"] == "log" and origin["op"]["phase"] == "forward" and origin["op"]["inputs_finite"]
+    assert origin["op"]["file"].endswith("models.py") and origin["op"]["line"] == nan_line()
+    assert origin["op"]["code"] == NAN_LINE
+    fc3_in = only(tr, "forward_pre", "fc3")
+    assert fc3_in["flags"] == ["nan"] and fc3_in["first"] == []  # seen there, but not made there
+    summary = tr.table().splitlines()[1]
+    assert summary.startswith("first NaN: #5 made by log at ") and "models.py" in summary and "fc3" not in summary
+    page = tr.to_html()
+    ringed = [text for text, style in bars(page) if f"border:2px solid {trace_html.RING}" in style]
+    assert len(ringed) == 1 and ringed[0].startswith("NaNMaker #0→#8")
+    assert not any(text.startswith("fc3") for text in ringed)
+    flags_line = next(d.text() for d in parse_tree(page).iter("div") if d.text().startswith("first NaN"))
+    assert "made by log" in flags_line and NAN_LINE in flags_line and "inputs were finite" in flags_line
+
+
+def test_trace_nan_in_a_weight_gradient_is_flagged():
+    tr = nan_trace()
+    (grads,) = tr.select(kind="param_grads")
+    flagged = [t["index"] for t in grads["tensors"] if t.get("nan")]
+    assert flagged == ["fc3.weight"] and grads["flags"] == ["nan"]
+    assert len(grads["tensors"]) == 6  # every Parameter's new gradient is looked at
+    assert "param_grad[fc3.weight]: [2, 4] Float32 norm=nan NaN×4" in tr.table()
+    assert "NaN/Inf in fc3.weight" in parse_tree(tr.to_html()).text()
+
+
+def test_trace_without_op_errors_names_the_parents_own_code(monkeypatch):
+    monkeypatch.setattr(nanwatch, "supported", lambda: False)  # as on CuPy: no floating-point error reports
+    tr = nan_trace()
+    origin = tr.origin("nan")
+    assert origin["kind"] == "op" and origin["path"] == "" and origin["op"]["op"] is None
+    assert (origin["op"]["after"], origin["op"]["before"]) == ("fc2", "fc3")
+    assert "made by the own code of NaNMaker, between fc2 and fc3" in tr.table()
+    assert any("no floating-point errors" in note for note in tr.notes)
+
+
+def test_trace_numpy_warning_points_at_the_users_line():
+    net = NaNMaker()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with ms.trace(net):
+            net(Tensor(np.ones((2, 4), np.float32)))
+    (warning,) = [w for w in caught if issubclass(w.category, RuntimeWarning)]
+    assert warning.filename.endswith("models.py") and warning.lineno == nan_line()
+    assert "invalid value encountered in log" in str(warning.message)
+    with np.errstate(invalid="raise"), pytest.raises(FloatingPointError, match="log"):
+        with ms.trace(net):
+            net(Tensor(np.ones((2, 4), np.float32)))
+    assert np.geterr()["invalid"] == "warn" and np.geterrcall() is None  # left as it was
+
+
+def test_trace_op_watch_reports_no_nan_where_an_error_left_none():
+    net = sigmoid_stack()
+    with np.errstate(over="ignore"), ms.trace(net) as tr:
+        net(Tensor(np.full((2, 8), -1e4, np.float32)))  # exp overflows inside sigmoid, the output is finite
+    assert tr.select(kind="op") == [] and "nan" not in tr.first and "inf" not in tr.first
+
+
+def test_trace_html_keeps_its_warning_colours_untrusted_and_in_both_themes():
+    page = nan_trace().to_html()
+    assert_safe(page)
+    assert contrast_failures(page) == []
+    chips = [e for e in parse_tree(page).iter("span") if e.text() == "first NaN"]
+    assert chips
+    for chip in chips:
+        background = contrast.effective_declaration(chip.style(), "background-color", trusted=False)
+        colour = contrast.effective_declaration(chip.style(), "color", trusted=False)
+        assert background and colour and contrast.contrast_ratio(background, colour) >= 4.5
+    assert "var(" not in page or all("var(" not in v for v in [chip.style() for chip in chips])
+
+
+def test_trace_a_hook_that_raised_is_reported_in_red():
+    net = Outer()
+
+    def broken(cell, inputs, output):
+        raise ValueError("bad shape")
+
+    net.inner.register_forward_hook(broken)
+    with pytest.raises(ValueError), ms.trace(net) as tr:
+        net(*two())
+    lines = tr.table().splitlines()
+    assert "no NaN, Inf" in lines[1]
+    assert "hook broken (forward) on inner (XY) raised ValueError: bad shape" in lines[2]
+    page = parse_tree(tr.to_html())
+    raised = [e for e in page.iter("span") if e.text() == "hooks"]
+    assert raised and "background-color:#b42318" in raised[0].style()
+    assert any(e.text().startswith("#") and "broken raised" in e.text() for e in page.iter("span"))
+
+
+def test_trace_bar_shows_a_forward_hooks_replacement_output():
+    net = Outer()
+    net.inner.register_forward_hook(lambda cell, inputs, output: output * 0.5)
+    with ms.trace(net) as tr:
+        net(*two())
+    (hook,) = tr.select(kind="hook")
+    assert hook["hook"]["before_norm"] == pytest.approx(float(np.linalg.norm([5.0, 7.0])))
+    assert hook["hook"]["after_norm"] == pytest.approx(float(np.linalg.norm([2.5, 3.5])))
+    inner_bar = [text for text, _ in bars(tr.to_html()) if "inner" in text and "XY" in text][0]
+    assert "after <lambda>: norm 8.602 → 4.301" in inner_bar
+    assert "replaced 1× (norm 8.602 → 4.301)" in tr.table()
+
+
+def test_trace_ledger_reports_a_backward_hook_that_never_fired():
+    net = NaNMaker()
+    net.fc1.register_backward_hook(lambda cell, grad_input, grad_output: None)
+    net.fc2.register_forward_pre_hook(lambda cell, inputs: None)
+    with np.errstate(invalid="ignore"), ms.trace(net) as tr:
+        ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(
+            Tensor(np.ones((2, 4), np.float32)))
+    ledger = {(h["path"], h["stage"]): h for h in tr.hook_ledger()}
+    silent = ledger[("fc1", "backward")]
+    assert silent["fired"] == 0 and "no gradient leaves this Cell" in silent["reason"]
+    assert ledger[("fc2", "forward_pre")]["fired"] == 1
+    assert "1 registered hook never fired: backward hook <lambda> on fc1" in tr.table()
+    page = parse_tree(tr.to_html())
+    ledger_text = [d.text() for d in page.iter("details") if d.text().startswith("Hook ledger")][0]
+    assert "registered but never fired" in ledger_text and "fired 1×" in ledger_text
+    with np.errstate(invalid="ignore"), ms.trace(net) as forward_only:
+        net(Tensor(-np.ones((2, 4), np.float32)))
+    reasons = {(h["path"], h["stage"]): h["reason"] for h in forward_only.hook_ledger()}
+    assert reasons[("fc1", "backward")] == "no gradient transform ran inside the trace"
+
+
+def test_trace_timeline_fits_the_width_for_a_thousand_cells():
+    net = big_net(100)
+    x = Tensor(np.ones((2,), np.float32))
+    with ms.trace(net) as tr:
+        net(x)
+    page = tr.to_html()
+    root = assert_safe(page)
+    table = root.find_all("table")[0]
+    assert "table-layout:fixed" in table.style() and "width:100%" in table.style()
+    widths = [sum(int(td.attrs.get("colspan", 1)) for td in tr_.child_elements("td") + tr_.child_elements("th"))
+              for tr_ in table.child_elements("tr")]
+    assert max(widths) <= trace_html.MAX_FIT_COLUMNS + 1
+    assert "calls deeper than depth" in root.text() or "share a bar" in root.text()
+    zoomed = assert_safe(tr.to_html(depth=2, window=(10, 14)))
+    assert "showing columns 10–14" in zoomed.text()
+
+
+def test_trace_integer_tensors_get_no_norm_and_statistics_count_finite_values():
+    gpt = GPT(n_blocks=1)
+    with ms.trace(gpt) as tr:
+        gpt(gpt_tokens())
+    ids = tr.events[0]["tensors"][0]
+    assert ids["dtype"] == "Int32" and "norm" not in ids and "mean" not in ids and ids["max"] < 64
+    assert "norm" not in describe_first_free(tr.table().splitlines()[3])
+    nan = nan_trace().origin("nan")["tensors"][0]
+    assert (nan["nan"], nan["finite"]) == (4, 4)
+
+
+def describe_first_free(line):
+    """The tensor part of a text-table line."""
+    return line.split("inputs[0]:", 1)[1]
+
+
+def test_trace_flag_summary_links_to_the_timeline_bar():
+    page = nan_trace().to_html()
+    root = parse_tree(page)
+    links = [a.attrs["href"] for a in root.iter("a")]
+    ids = {e.attrs["id"] for e in root.iter() if "id" in e.attrs}
+    assert links and all(link[1:] in ids for link in links)
+
+
+def test_trace_vanishing_gradient_first_seen_deep_in_a_sigmoid_stack():
+    net = sigmoid_stack()
+    with ms.trace(net) as tr:
+        ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(sigmoid_input())
+    first = tr.origin("vanishing")
+    assert first["kind"] in ("backward_pre", "backward") and "vanishing" in first["first"]
+    (grads,) = tr.select(kind="param_grads")
+    first_weight = next(t for t in grads["tensors"] if t["index"] == "0.weight")
+    assert 1e-24 < first_weight["norm"] < 1e-22 and grads["flags"] == ["vanishing"]
+
+
+def test_trace_leaves_a_running_profiler_alone():
+    import cProfile
+    import sys
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        tr = nan_trace()
+        hook = sys.getprofile()
+    finally:
+        profiler.disable()
+    assert hook is not None  # still the profiler's, not ours
+    origin = tr.origin("nan")  # found from the events instead: the parent's own code, op unknown
+    assert origin["kind"] == "op" and origin["path"] == "" and origin["op"]["op"] is None
+
+
+def test_trace_finds_an_inf_made_in_backward_by_an_ops_gradient_rule():
+    class Root(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.scale = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+
+        def construct(self, x):
+            return ops.sqrt(self.scale(x)).sum()  # forward is fine at 0; d sqrt / dx = 1 / (2 sqrt(x)) is not
+
+    net = Root()
+    with np.errstate(divide="ignore", invalid="ignore"), ms.trace(net) as tr:
+        ms.grad(net, grad_position=None, weights=net.trainable_params())(Tensor([[0.0, 0.0]]))
+    origin = tr.origin("inf")
+    assert origin["kind"] == "op" and origin["op"]["phase"] == "backward" and origin["op"]["op"] == "sqrt"
+    assert origin["path"] == "" and origin["op"]["inputs_finite"]
+    assert "made by sqrt in backward (its gradient rule)" in tr.table()
+    (grads,) = tr.select(kind="param_grads")
+    assert {t["index"] for t in grads["tensors"] if t.get("nan") or t.get("inf")} == {"scale.weight", "scale.bias"}

@@ -1,4 +1,6 @@
 """The cell tree: structure, numbers and marks read back from the HTML (and the text twin)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,7 @@ from models import Block, Net, fixed_dense
 
 
 def rows(markup):
-    """Every drawn row: (name, class, count text, bytes text, badge texts, row element)."""
+    """Every drawn row: name, class, the right-hand column texts (count, bytes ...), badge texts, the element."""
     root = assert_safe(markup)
     found = []
     for span in root.iter("span"):
@@ -19,15 +21,15 @@ def rows(markup):
         if span.style() != "display:block" or not children or not children[0].style().startswith("float:right"):
             continue
         right, left = children
-        count, size = right.child_elements("span")
+        columns = [c.text() for c in right.child_elements("span")]
         parts = left.child_elements("span")
-        if parts[0].style().startswith("color:"):  # the root row has no attribute name
+        if parts[0].style() == "font-weight:600":  # the root row has no attribute name
             name, cls, rest = None, parts[0].text(), parts[1:]
         else:
             name, cls, rest = parts[0].text(), parts[2].text(), parts[3:]
         badges = [p.text() for p in rest if "border-radius:8px" in p.style()]
-        found.append({"name": name, "cls": cls, "count": count.text(), "bytes": size.text(), "badges": badges,
-                      "element": span})
+        found.append({"name": name, "cls": cls, "count": columns[0], "bytes": columns[-1], "columns": columns,
+                      "badges": badges, "element": span})
     return found
 
 
@@ -168,11 +170,11 @@ def test_tree_stops_after_max_nodes_and_counts_the_rest():
     drawn = rows(tree.html())
     assert len(drawn) == 10
     total = sum(1 for _ in net.cells_and_names())
-    hidden_texts = [e.text() for e in assert_safe(tree.html()).iter("div") if "more cells not shown" in
-                    "".join(c for c in e.children if isinstance(c, str))]
+    hidden_texts = [e.text() for e in assert_safe(tree.html()).iter("div")
+                    if re.search(r"more cells? not shown", "".join(c for c in e.children if isinstance(c, str)))]
     hidden = sum(int(t.split("…")[1].split("more")[0].replace(",", "")) for t in hidden_texts)
     assert len(drawn) + hidden == total
-    assert "more cells not shown" in tree.text()
+    assert re.search(r"more cells? not shown", tree.text())
 
 
 def test_tree_mimebundle_through_the_cell_keeps_mindspore_repr():
@@ -237,3 +239,164 @@ def test_tree_handler_that_raises_gives_repr_with_note():
 @pytest.mark.parametrize("obj", [object(), 3, "text"])
 def test_tree_mimebundle_of_unknown_objects_is_their_repr(obj):
     assert display.mimebundle(obj) == {"text/plain": repr(obj)}
+
+
+# ---------------------------------------------------------------------------- issue 18
+from html_probe import contrast_failures  # noqa: E402
+from models import GPT, AutoEncoder, ResNet, resnet_input, sigmoid_input, sigmoid_stack  # noqa: E402
+
+
+class NormBlock(nn.Cell):
+    def __init__(self, d=8):
+        super().__init__()
+        self.norm = nn.LayerNorm((d,))
+        self.fc = nn.Dense(d, d)
+
+    def construct(self, x):
+        return self.fc(self.norm(x))
+
+
+def test_tree_groups_blocks_whose_parameters_only_differ_in_name():
+    net = nn.SequentialCell([NormBlock() for _ in range(200)])
+    assert "name=0.norm.gamma" in repr(net[0].norm.gamma) or "0.norm.gamma" in net[0].norm.gamma.name
+    tree = display.cell_tree(net)
+    drawn = rows(tree.html())
+    blocks = [r for r in drawn if r["cls"] == "NormBlock"]
+    assert [(b["name"], b["badges"][:1]) for b in blocks] == [("0–199", ["× 200"])]
+    assert len(drawn) == 4  # the root, the group, and the one block's two children
+    assert row(tree.html(), "norm")["cls"] == "LayerNorm"
+    text = assert_safe(tree.html()).text()
+    assert "gamma=[8], beta=[8]" in text and "0.norm.gamma" not in text
+    assert "0–199: NormBlock × 200" in tree.text()
+
+
+def test_tree_groups_the_repeated_blocks_of_real_networks():
+    resnet = ResNet()
+    # layer1's two blocks are alike (later stages begin with a downsampling block); names never split them
+    text = display.cell_tree(resnet).text()
+    assert "0–1: BasicBlock × 2" in text and "moving_mean=[4]" in text and "name=" not in text
+    gpt = GPT(n_blocks=6)
+    gpt_text = display.cell_tree(gpt).text()
+    assert "0–5: GPTBlock × 6" in gpt_text and "embedding_table=[64, 16]" in gpt_text
+    assert len(rows(display.cell_tree(gpt).html())) < 20
+
+
+def test_tree_shows_the_spread_of_values_across_repeats():
+    net = Net(n_blocks=4)
+    tree = display.cell_tree(net)
+    rms = [float(np.sqrt(np.mean(np.concatenate([p.asnumpy().ravel() for p in b.get_parameters()]).astype(np.float64) ** 2)))
+           for b in net.blocks]
+    note = [e.text() for e in assert_safe(tree.html()).iter("div") if e.text().startswith("each:") and not e.find_all("div")][0]
+    spread = note.split("parameter RMS ")[1].split(" ")[0]
+    low, high = (float(v) for v in spread.split("–"))
+    assert low == pytest.approx(min(rms), rel=1e-3) and high == pytest.approx(max(rms), rel=1e-3)
+    assert "across the 4: parameter RMS" in tree.text()
+
+
+def test_tree_rolls_marks_up_onto_rows_with_children():
+    net = Net(n_blocks=3)
+    net.blocks[1].mlp[0].register_forward_hook(lambda cell, inputs, output: None)
+    net.blocks[2].mlp[2].recompute()
+    net.blocks[0].attn.bias.requires_grad = False
+    html = display.cell_tree(net, open_depth=0).html()
+    top = rows(html)[0]
+    assert {"1 hook inside", "recompute ×1 inside", "1 frozen Parameter inside"} <= set(top["badges"])
+    assert "1 hook inside" in row(html, "blocks")["badges"]
+    assert "frozen 1/2" in [r for r in rows(html) if r["name"] == "attn"][0]["badges"]
+    # the root's <details> is folded (open_depth=0) and its summary row still carries them
+    details = assert_safe(html).find_all("details")[0]
+    assert "open" not in details.attrs and "1 hook inside" in details.child_elements("summary")[0].text()
+
+
+def test_tree_marks_come_before_the_arguments_which_are_never_cut():
+    net = nn.SequentialCell(nn.BatchNorm2d(64))
+    net[0].register_forward_hook(lambda cell, inputs, output: None)
+    html = display.cell_tree(net).html()
+    bn = row(html, "0")
+    spans = bn["element"].child_elements("span")[1].child_elements("span")
+    texts = [s.text() for s in spans]
+    hook = next(i for i, t in enumerate(texts) if t == "forward hook ×1")
+    args = next(i for i, t in enumerate(texts) if t.startswith("(num_features=64"))
+    assert hook < args
+    style = spans[args].style()
+    assert "max-width" not in style and "text-overflow" not in style and "nowrap" not in style
+    assert "white-space:normal" in bn["element"].child_elements("span")[1].style()
+
+
+def test_tree_says_one_more_cell_not_one_more_cells():
+    net = nn.SequentialCell(nn.ReLU(), nn.Tanh())
+    assert "1 more cell not shown" in display.cell_tree(net, max_nodes=2).text()
+    assert "1 more cell not shown" in assert_safe(display.cell_tree(net, max_nodes=2).html()).text()
+
+
+def test_tree_gradient_column_reads_float64_norms():
+    net = sigmoid_stack()
+    ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(sigmoid_input())
+    tree = display.cell_tree(net, gradients=True)
+    first = row(tree.html(), "0")
+    expected = float(np.linalg.norm(np.concatenate([net[0].weight._last_grad.asnumpy().ravel().astype(np.float64),
+                                                    net[0].bias._last_grad.asnumpy().ravel().astype(np.float64)])))
+    assert 1e-24 < expected < 1e-22
+    shown = first["columns"][1]
+    assert float(shown) == pytest.approx(expected, rel=0.01)
+    assert "vanishing grad" in first["badges"]
+    assert "vanishing grad" not in row(tree.html(), "24")["badges"]  # the last layer gets a healthy gradient
+    assert "vanishing grad ×" in " ".join(rows(tree.html())[0]["badges"])
+    assert "[vanishing]" in tree.text()
+
+
+def test_tree_shapes_and_multiply_adds_from_an_example():
+    net = ResNet()
+    before = {k: p.asnumpy().copy() for k, p in net.parameters_and_names()}
+    net.set_train(True)
+    tree = display.cell_tree(net, example=(resnet_input(),))
+    text = tree.text()
+    assert "[2, 3, 32, 32] → [2, 10]" in text
+    assert tree.part.shapes.macs_below("stem.0") == 2 * 4 * 32 * 32 * 3 * 9  # Conv2d(3 -> 4, 3x3) on 32x32
+    stem = row(tree.html(), "stem")
+    assert stem["columns"][1] == f"{2 * 4 * 32 * 32 * 3 * 9 / 1e3:.3g}k"
+    # the example run changed nothing: BatchNorm's statistics and every Parameter are as they were
+    for k, p in net.parameters_and_names():
+        np.testing.assert_array_equal(p.asnumpy(), before[k])
+    assert net.training
+
+
+def test_tree_multiply_adds_count_a_parents_own_matmuls():
+    from models import gpt_tokens
+
+    gpt = GPT(n_blocks=1)
+    tree = display.cell_tree(gpt, example=(gpt_tokens(),))
+    attn = tree.part.shapes.macs_below("blocks.0.attn")
+    qkv = tree.part.shapes.macs_below("blocks.0.attn.qkv")
+    proj = tree.part.shapes.macs_below("blocks.0.attn.proj")
+    # q @ k^T and weights @ v: 2 x (batch 2, 8x8 scores, 16 deep)
+    assert attn == qkv + proj + 2 * (2 * 8 * 8 * 16)
+
+
+def test_tree_text_and_colours_meet_contrast_in_both_themes():
+    net = AutoEncoder()
+    net.encoder.register_forward_hook(lambda cell, inputs, output: None)
+    net.decoder.recompute()
+    assert contrast_failures(display.cell_tree(net).html()) == []
+    stack = sigmoid_stack()
+    ms.grad(lambda x: stack(x).sum(), grad_position=None, weights=stack.trainable_params())(sigmoid_input())
+    assert contrast_failures(display.cell_tree(stack, gradients=True).html()) == []
+
+
+def test_tree_hook_badges_link_to_the_trace_ledger():
+    from models import NaNMaker
+
+    net = NaNMaker()
+    net.fc1.register_backward_hook(lambda cell, grad_input, grad_output: None)
+    net.fc2.register_forward_hook(lambda cell, inputs, output: None)
+    with np.errstate(invalid="ignore"), ms.trace(net) as tr:
+        ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(
+            ms.Tensor(np.ones((2, 4), np.float32)))
+    html = display.cell_tree(net, trace=tr).html()
+    root = assert_safe(html)
+    links = {a.text(): a.attrs["href"] for a in root.iter("a")}
+    assert set(links) == {"backward hook ×1 · never fired", "forward hook ×1 · fired 1×"}
+    trace_root = assert_safe(tr.to_html())
+    ids = {e.attrs["id"] for e in trace_root.iter() if "id" in e.attrs}
+    assert all(href[1:] in ids for href in links.values())  # the ledger entries of the trace's display
+    assert "never fired" in display.cell_tree(net, trace=tr).text()

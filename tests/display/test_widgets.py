@@ -7,7 +7,7 @@ import pytest
 import cellkit as ms
 from cellkit import display, nn
 
-from html_probe import assert_safe, parse
+from html_probe import assert_safe, parameter_table_parts, parse
 
 pytest.importorskip("ipywidgets")
 
@@ -23,14 +23,10 @@ class Tiny(nn.Cell):
 
 
 def _table_names(markup):
-    """The parameter names in the detail pane's table (second column of each body row)."""
-    root = assert_safe(markup)
+    """The parameter names in the detail pane's table (the name field of each row)."""
     names = []
-    for body in root.find_all("tbody"):
-        for tr in body.child_elements("tr"):
-            tds = tr.child_elements("td")
-            if len(tds) > 2:
-                names.append(tds[1].children[0].strip() if isinstance(tds[1].children[0], str) else tds[1].text())
+    for _, rows, _ in parameter_table_parts(assert_safe(markup)):
+        names += [r[1].split(" ")[0] for r in rows if len(r) > 2]
     return names
 
 
@@ -222,3 +218,94 @@ def test_widgets_explore_trace_escapes_a_hostile_cell_name():
     assert "<img" not in markup
     assert evil in assert_safe(markup).text()
     assert _field(markup, "output", "shape") == ["[1, 2]"] and _field(markup, "grad_input", "shape") == ["[1, 2]"]
+
+
+# ---------------------------------------------------------------------------- issue 18
+from models import AutoEncoder, ResNet, resnet_input, sigmoid_input, sigmoid_stack  # noqa: E402
+
+
+def _box(ex, name):
+    return next(b for b in ex.toggles.children if b.description.split(" ")[0] == name)
+
+
+def test_widgets_unfreeze_cell_never_makes_batchnorm_statistics_trainable():
+    net = AutoEncoder()
+    trainable = [p.name for p in net.trainable_params()]
+    ex = display.explore(net).explorer
+    ex.tree.value = "norm"
+    stats_boxes = [_box(ex, "norm.moving_mean"), _box(ex, "norm.moving_variance")]
+    assert all(b.disabled and "running statistic" in b.description for b in stats_boxes)
+    ex.unfreeze_button.click()
+    assert net.norm.moving_mean.requires_grad is False and net.norm.moving_variance.requires_grad is False
+    assert [p.name for p in net.trainable_params()] == trainable
+    assert "left 2 Parameters alone" in ex.status.value
+    stats_boxes[0].value = True  # what a script could try: the box springs back, the Parameter stays
+    assert net.norm.moving_mean.requires_grad is False and _box(ex, "norm.moving_mean").value is False
+
+
+def test_widgets_a_tied_weight_is_changed_only_where_it_is_owned():
+    net = AutoEncoder()
+    ex = display.explore(net).explorer
+    ex.tree.value = "decoder"
+    tied = _box(ex, "encoder.weight")  # decoder.weight *is* encoder.weight
+    assert tied.disabled and "owned by encoder" in tied.description
+    ex.freeze_button.click()
+    assert net.encoder.weight.requires_grad is True and net.decoder.bias.requires_grad is False
+    assert "left 1 Parameter alone (encoder.weight)" in ex.status.value
+    ex.tree.value = "encoder"
+    own = _box(ex, "encoder.weight")
+    assert not own.disabled
+    own.value = False
+    assert net.encoder.weight.requires_grad is False
+
+
+def test_widgets_carry_a_static_twin_for_reopened_and_untrusted_notebooks():
+    net = AutoEncoder()
+    view = display.explore(net)
+    bundle = view._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert not bundle["text/plain"].startswith(("HBox(", "VBox("))
+    assert bundle["text/plain"].startswith("AutoEncoder")
+    root = assert_safe(bundle["text/html"])
+    assert "encoder: Dense" in root.text() and "running statistic" not in bundle["text/plain"]
+    with ms.trace(net) as tr:
+        net(ms.Tensor(np.ones((4, 8), np.float32)))
+    trace_bundle = display.explore(tr)._repr_mimebundle_()
+    assert "Hook trace of AutoEncoder" in assert_safe(trace_bundle["text/html"]).text()
+    assert trace_bundle["text/plain"] == tr.table()
+    graph_bundle = display.explore(display.cell_graph(net))._repr_mimebundle_()
+    assert "AutoEncoder" in assert_safe(graph_bundle["text/html"], images=True).text()
+
+
+def test_widgets_explorer_shows_the_gradient_flow():
+    net = sigmoid_stack()
+    ms.grad(lambda x: net(x).sum(), grad_position=None, weights=net.trainable_params())(sigmoid_input())
+    ex = display.explore(net).explorer
+    labels = dict((value, label) for label, value in ex.tree.options)
+    assert "▼ vanishing" in labels["0"] and "▼ vanishing" not in labels["24"]
+    ex.tree.value = "0"
+    text = parse(ex.detail.value).text()
+    assert "gradient flow" in text and "parameters' gradient" in text and "vanishing" in text
+
+
+def test_widgets_trace_explorer_zooms_and_pans():
+    net = ResNet()
+    with ms.trace(net) as tr:
+        net(resnet_input())
+    ex = display.explore(tr).explorer
+    assert ex.depth.value == 1
+    shallow = parse(ex.view.value).text()
+    ex.depth.value = 3
+    assert ex.window.max == ex.columns(3) - 1 > 20 and ex.window.value == (0, 11)
+    deep = parse(ex.view.value).text()
+    assert "showing columns 0–11" in deep and deep != shallow
+    ex.window.value = (12, 20)
+    assert "showing columns 12–20" in parse(ex.view.value).text()
+
+
+def test_widgets_graph_explorer_zooms_an_inline_themed_svg():
+    ex = display.explore(display.cell_graph(ResNet())).explorer
+    assert "var(--jp-layout-color2" in ex.view.value  # follows the notebook's theme
+    width = float(ex.view.value.split('width="', 1)[1].split('"', 1)[0])
+    ex.zoom.value = 0.5
+    assert float(ex.view.value.split('width="', 1)[1].split('"', 1)[0]) == pytest.approx(width * 0.5, abs=1)
