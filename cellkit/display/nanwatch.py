@@ -164,6 +164,8 @@ class OpErrorWatch:
                 head = getattr(f.f_code, "co_qualname", f.f_code.co_name).split(".")[0]
                 if op_name is None and not head.startswith("_"):
                     op_name = head
+                elif op_name is None and head.endswith("_rule"):  # a backward rule: _sqrt_rule is sqrt's
+                    op_name = head[1:-len("_rule")]
                 if user is None:
                     outermost_op = f
             elif user is None and not filename.startswith(_PACKAGE):
