@@ -39,6 +39,14 @@ __all__ = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "amax", "ami
 _INT_KINDS = ("bool", "int", "uint")
 
 
+class TypeRuntimeError(TypeError, RuntimeError):
+    """A refused dtype where MindSpore raises RuntimeError (its kernel refuses): catch either."""
+
+
+class ValueRuntimeError(ValueError, RuntimeError):
+    """A refused value where MindSpore raises RuntimeError (its kernel refuses): catch either."""
+
+
 # -- shared helpers (statistics.py uses them too) ---------------------------------------------------
 def _expand_back(m, g, x_shape, axes, keepdims):
     """Reshape a reduced gradient (or value) so it broadcasts against the input again."""
@@ -178,7 +186,7 @@ def _mean(x, axis, keep_dims, op, name, axis_name, keep_name):
     arr = t._data
     dtype = _dt.dtype_of(arr)
     if dtype is _dt.bool_:
-        raise TypeError(f"For '{op}', '{name}' must be a Tensor of numbers, but got dtype Bool")
+        raise TypeRuntimeError(f"For '{op}', '{name}' must be a Tensor of numbers, but got dtype Bool")
     axes = _axes(axis, arr.ndim, op, axis_name)
     keep = bool_arg(keep_dims, keep_name, op)
     xs = xp()
@@ -650,12 +658,14 @@ def _moments(input, axis, ddof, keepdims, op, keep_name="keepdims", axis_name="a
     ddof = _ddof(ddof, op, ddof_name)
     xs = xp()
     count = _count(arr.shape, axes)
-    centre = xs.mean(arr, axis=axes, keepdims=True)
-    deviation = arr - centre
+    # Float16 statistics are computed in Float32 and rounded once at the end, as MindSpore does.
+    work = xs.astype(arr, _dt.float32.to_backend(xs)) if _dt.dtype_of(arr) is _dt.float16 else arr
+    centre = xs.mean(work, axis=axes, keepdims=True)
+    deviation = work - centre
     with np.errstate(divide="ignore", invalid="ignore"):
-        var = xs.sum(deviation * deviation, axis=axes, keepdims=True) / arr.dtype.type(count - ddof) \
-            if _backend._current.is_numpy else \
-            xs.sum(deviation * deviation, axis=axes, keepdims=True) / float(count - ddof)
+        var = xs.sum(deviation * deviation, axis=axes, keepdims=True) / float(count - ddof)
+    if work is not arr:
+        var, centre = xs.astype(var, arr.dtype), xs.astype(centre, arr.dtype)
     if not keep:
         shape = tuple(d for i, d in enumerate(arr.shape) if i not in axes)
         var, centre = xs.reshape(var, shape), xs.reshape(centre, shape)

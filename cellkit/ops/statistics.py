@@ -35,7 +35,7 @@ from ..tensor import Tensor
 from . import reduce as _reduce
 from ._core import (bool_arg, describe, dtype_arg, int_arg, normalize_axis, record, tensor_arg, wrap, xp)
 from .primitive import Primitive, prim_attr_register
-from .reduce import _axes, _check_float, _check_kind, _expand_back, _on_tape
+from .reduce import ValueRuntimeError, _axes, _check_float, _on_tape
 
 __all__ = [
     # cumulative
@@ -250,7 +250,12 @@ def _cumsum_rule(m, node, g):
 
 def _check_cumulative(x, axis, op, name="axis"):
     _need_rank(x, op, "input" if op not in ("cumsum", "CumSum") else "x")
-    return normalize_axis(axis, x.ndim, op, name)
+    try:
+        return normalize_axis(axis, x.ndim, op, name)
+    except ValueError as exc:
+        if op == "logcumsumexp":  # MindSpore's kernel refuses it with a RuntimeError
+            raise ValueRuntimeError(str(exc)) from None
+        raise
 
 
 def cumsum(x, axis, dtype=None):
@@ -399,23 +404,25 @@ def _lcse_array(a, axis):
     """``log(cumsum(exp(a)))`` along ``axis``, stably."""
     xs = xp()
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if _be().is_numpy:
-            return np.logaddexp.accumulate(a, axis=axis)
-        peak = xs.max(a, axis=axis, keepdims=True)
-        peak = xs.where(xs.isfinite(peak), peak, xs.zeros_like(peak))
-        return xs.log(xs.cumulative_sum(xs.exp(a - peak), axis=axis)) + peak
+        # The same pairwise scan on every backend (NumPy's sequential logaddexp.accumulate would
+        # round differently from the array-API namespaces).
+        return _scan(a, axis, xs.logaddexp, -_pymath.inf)
 
 
 def _lcse_grad_array(a, out, g, axis):
     """``sum_{i >= j} g_i exp(a_j - out_i)`` in log space (positive and negative ``g`` apart): no overflow."""
     xs = xp()
+    n = a.shape[axis]
+    # Measured from the slice's total (its last running value): out - top is exact and small.
+    top = out[_cut(out.ndim, axis, slice(n - 1, n))] if n else out
+    top = xs.where(xs.isfinite(top), top, xs.zeros_like(top))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         zeros = xs.zeros_like(g)
         parts = []
         for part in (xs.where(g > 0, g, zeros), xs.where(g < 0, -g, zeros)):
-            shifted = xs.log(part) - out
+            shifted = xs.log(part) - (out - top)
             backwards = xs.flip(_lcse_array(xs.flip(shifted, axis=axis), axis), axis=axis)
-            parts.append(xs.exp(backwards + a))
+            parts.append(xs.exp(backwards + (a - top)))
     return parts[0] - parts[1]
 
 
@@ -904,7 +911,8 @@ def unique(input):
     xs = xp()
     arr = t._data
     values, slots = _unique_first_order(xs.reshape(arr, (-1,)))
-    return wrap(values), wrap(xs.reshape(xs.astype(slots, _INT32.to_backend(xs)), arr.shape))
+    index_dtype = _INT64 if _dt.dtype_of(arr) is _INT64 else _INT32  # MindSpore's choice
+    return wrap(values), wrap(xs.reshape(xs.astype(slots, index_dtype.to_backend(xs)), arr.shape))
 
 
 def _consecutive(arr, dim):
@@ -1068,8 +1076,9 @@ def histc(input, bins=100, min=0.0, max=0.0):
     op = "histc"
     t = tensor_arg(input, "input", op)
     dtype = _dt.dtype_of(t._data)
-    if dtype not in (_dt.float16, _dt.float32, _dt.int32):
-        raise TypeError(f"For '{op}', 'input' must be a Tensor of Float16, Float32 or Int32, but got dtype {dtype}")
+    if dtype not in (_dt.float16, _dt.float32, _dt.float64, _dt.int32):
+        raise TypeError(f"For '{op}', 'input' must be a Tensor of Float16, Float32 or Int32 (or Float64), "
+                        f"but got dtype {dtype}")
     bins = int_arg(bins, "bins", op)
     if bins <= 0:
         raise ValueError(f"For '{op}', 'bins' must be positive, but got {bins}")
@@ -1092,7 +1101,8 @@ def histc(input, bins=100, min=0.0, max=0.0):
     slot = xs.where(slot >= bins, xs.full_like(slot, bins - 1), slot)
     slot = xs.where(inside, slot, xs.full_like(slot, bins))  # out of range: an extra bin, dropped
     counts = _bin_counts(slot, None, bins + 1)[:bins]
-    return wrap(xs.astype(counts, t._data.dtype))
+    out_dtype = _dt.float32 if dtype is _dt.float16 else dtype  # MindSpore counts Float16 input in Float32
+    return wrap(xs.astype(counts, out_dtype.to_backend(xs)))
 
 
 def _bin_counts(slots, weights, length):
@@ -1188,8 +1198,8 @@ def trapz(y, x=None, *, dx=1.0, dim=-1):
     """The trapezoidal-rule integral of ``y`` along ``dim``, with sample points ``x`` (1-D, or
     ``y``'s shape) or a constant spacing ``dx``; differentiable in ``y`` and ``x``.
 
-    The result is Float32 for int and Float64 inputs and Float16 for Float16, as MindSpore
-    returns it.
+    Int inputs give Float32; float inputs keep their dtype (MindSpore 2.10 returns Float32 for
+    Float64 input, losing precision; cellkit keeps Float64).
 
     >>> import cellkit as ms
     >>> print(trapz(ms.Tensor([1.0, 2.0, 3.0])))
@@ -1201,7 +1211,7 @@ def trapz(y, x=None, *, dx=1.0, dim=-1):
     yt = tensor_arg(y, "y", op)
     _need_rank(yt, op, "y")
     ax = normalize_axis(dim, yt.ndim, op, "dim")
-    target = _dt.float16 if yt.dtype is _dt.float16 else _dt.float32
+    target = yt.dtype if yt.dtype.kind == "float" else _dt.float32
     yf = cast(yt, target) if yt.dtype is not target else yt
     n = yf.shape[ax]
     if n == 0:
@@ -1254,8 +1264,8 @@ def dist(input, other, p=2):
     a = tensor_arg(input, "input", op)
     b = tensor_arg(other, "other", op)
     for name, t in (("input", a), ("other", b)):
-        if t.dtype not in (_dt.float16, _dt.float32):
-            raise TypeError(f"For '{op}', '{name}' must be a Tensor of Float16 or Float32, but got dtype {t.dtype}")
+        if t.dtype.kind != "float":
+            raise TypeError(f"For '{op}', '{name}' must be a Tensor of floats, but got dtype {t.dtype}")
     if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
         raise TypeError(f"For '{op}', 'p' must be a non-negative int, but got {describe(p)}")
     if p < 0:
@@ -1378,7 +1388,7 @@ def _segment_args(x, segment_ids, num_segments, op, x_name="x"):
     if flat_ids.shape[0]:
         lo, hi = int(_to_host(xs.min(flat_ids))), int(_to_host(xs.max(flat_ids)))
         if lo < 0 or hi >= num:
-            raise RuntimeError(f"For '{op}', 'segment_ids' must be in [0, {num}), but got values from {lo} to {hi}")
+            raise ValueRuntimeError(f"For '{op}', 'segment_ids' must be in [0, {num}), but got values from {lo} to {hi}")
     rest = tuple(t.shape[k:])
     rows = xs.reshape(t._data, (flat_ids.shape[0],) + rest)
     return t, flat_ids, num, rows, rest
@@ -1467,7 +1477,7 @@ def unsorted_segment_prod(x, segment_ids, num_segments):
     else:
         member = xs.reshape(_segment_masks(ids, num), (num, ids.shape[0]) + (1,) * len(rest))
         spread = xs.where(member, xs.expand_dims(rows, axis=0), _full((1,) * (len(rest) + 2), 1, rows.dtype))
-        out = xs.prod(spread, axis=1) if ids.shape[0] else _full((num,) + rest, 1, rows.dtype)
+        out = xs.prod(spread, axis=1, dtype=rows.dtype) if ids.shape[0] else _full((num,) + rest, 1, rows.dtype)
     if not _on_tape(t) or _dt.dtype_of(rows).kind != "float":
         return wrap(out)
     return record(out, "UnsortedSegmentProd", _segment_prod_rule, (t,), (ids, t._data, out), (None, 0, OUTPUT),
