@@ -534,7 +534,7 @@ def prod(input, axis=None, keep_dims=False, dtype=None):
     if target is None and _dt.dtype_of(arr).kind in _INT_KINDS:
         target = _dt.int64
     work = arr if target is None else xs.astype(arr, target.to_backend(xs))
-    out = xs.prod(work, axis=axes, keepdims=keep)
+    out = xs.prod(work, axis=axes, keepdims=keep, dtype=work.dtype)
     if _ag._depth == 0 or x._node is None or _dt.dtype_of(out).kind != "float":
         return wrap(out)
     return record(out, "ReduceProd", _prod_rule, (x,), (work, out), (0, OUTPUT), (arr.shape, axes, keep))

@@ -609,6 +609,8 @@ def _median_position(arr, ax, ignore_nan):
 
 def _median(t, axis, keepdims, op, ignore_nan, global_median=False):
     keep = bool_arg(keepdims, "keepdims" if op != "Median" else "keep_dims", op)
+    if global_median and keep:
+        raise ValueRuntimeError(f"For '{op}', 'keep_dims' must be False when 'global_median' is True")
     if global_median or t.ndim == 0:
         if t.ndim and axis is not None and not global_median:
             normalize_axis(axis, t.ndim, op)
@@ -936,8 +938,8 @@ def _consecutive(arr, dim):
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """Collapse runs of equal consecutive elements (slices along ``dim``; the flattened input when
-    ``None``).  Returns the output alone, or ``(output, inverse, counts)`` when either flag is set
-    (inverse and counts Int64; an output not asked for is ``None``).
+    ``None``).  Returns the output alone, or a tuple of the output and the Int64 inverse indices
+    and/or counts that were asked for.
 
     >>> import cellkit as ms
     >>> print(unique_consecutive(ms.Tensor([1, 1, 2, 1])))
@@ -961,14 +963,18 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     output = xs.take(work, keep, axis=ax)
     if not (return_inverse or return_counts):
         return wrap(output)
+    result = [wrap(output)]
     inverse = runs if dim is not None else xs.reshape(runs, arr.shape)
     n_runs = keep.shape[0]
     bounds = xs.concat([keep, xs.asarray([work.shape[ax]], dtype=_INT64.to_backend(xs))
                         if _be().is_numpy else
                         xs.asarray([work.shape[ax]], dtype=_INT64.to_backend(xs), device=_be().device)], axis=0)
     counts = bounds[1:n_runs + 1] - bounds[:n_runs]
-    return (wrap(output), wrap(xs.astype(inverse, _INT64.to_backend(xs))),
-            wrap(xs.astype(counts, _INT64.to_backend(xs))))
+    if return_inverse:
+        result.append(wrap(xs.astype(inverse, _INT64.to_backend(xs))))
+    if return_counts:
+        result.append(wrap(xs.astype(counts, _INT64.to_backend(xs))))
+    return tuple(result)
 
 
 def unique_with_pad(x, pad_num):
@@ -1891,7 +1897,13 @@ class UniqueConsecutive(Primitive):
         pass
 
     def __call__(self, input):
-        return unique_consecutive(input, self.return_inverse, self.return_counts, self.dim)
+        """``(output, inverse, counts)``: always three outputs, as MindSpore's Primitive returns (one not
+        asked for is a 0-D Int64 zero, where MindSpore leaves memory uninitialised)."""
+        out = unique_consecutive(input, True, True, self.dim)
+        output, inverse, counts = out
+        xs = xp()
+        empty = wrap(_full((), 0, _INT64.to_backend(xs)))
+        return output, inverse if self.return_inverse else empty, counts if self.return_counts else empty
 
 
 class UnsortedSegmentSum(Primitive):
@@ -1926,36 +1938,19 @@ class UnsortedSegmentProd(Primitive):
 # MindSpore's Tensor methods of this family often have two overloads: the older NumPy-like one
 # (``axis``/``keep_dims``/``keepdims``, ``ddof``) and the newer one (``dim``/``keepdim``,
 # ``correction``).  Keyword names pick the overload; positional arguments take the older one.
-def _pick(kwargs, old, new, default):
-    """The value passed under either spelling (``old`` or ``new``), else ``default``; both: TypeError."""
-    if old in kwargs and new in kwargs:
-        raise TypeError(f"got both '{old}' and '{new}', which name the same argument")
-    if new in kwargs:
-        return kwargs.pop(new)
-    return kwargs.pop(old, default)
-
-
 def _no_more(kwargs, name):
     if kwargs:
         raise TypeError(f"Tensor.{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
 
 
-def _t_all(self, axis=None, keep_dims=False, **kwargs):
+def _t_all(self, axis=None, keep_dims=False, *, dim=None, keepdim=None):
     """``t.all(axis, keep_dims)`` or ``t.all(dim=..., keepdim=...)``."""
-    axis = _pick(dict(kwargs, axis=axis), "axis", "dim", None) if "dim" in kwargs else axis
-    keep_dims = kwargs.pop("keepdim", keep_dims)
-    kwargs.pop("dim", None)
-    _no_more(kwargs, "all")
-    return _reduce.all(self, axis, keep_dims)
+    return _reduce.all(self, axis if dim is None else dim, keep_dims if keepdim is None else keepdim)
 
 
-def _t_any(self, axis=None, keep_dims=False, **kwargs):
+def _t_any(self, axis=None, keep_dims=False, *, dim=None, keepdim=None):
     """``t.any(axis, keep_dims)`` or ``t.any(dim=..., keepdim=...)``."""
-    if "dim" in kwargs:
-        axis = kwargs.pop("dim")
-    keep_dims = kwargs.pop("keepdim", keep_dims)
-    _no_more(kwargs, "any")
-    return _reduce.any(self, axis, keep_dims)
+    return _reduce.any(self, axis if dim is None else dim, keep_dims if keepdim is None else keepdim)
 
 
 def _t_amax(self, axis=None, keepdims=False, *, initial=None, where=None):
@@ -1996,21 +1991,12 @@ def _t_bincount(self, weights=None, minlength=0):
     return bincount(self, weights, minlength)
 
 
-def _t_count_nonzero(self, *args, **kwargs):
-    """``t.count_nonzero(dim=None)`` (Int64) or ``t.count_nonzero(axis=(), keep_dims=False, dtype=None)``."""
-    if "dim" in kwargs or (len(args) == 1 and not kwargs):
-        dim = kwargs.pop("dim", args[0] if args else None)
-        _no_more(kwargs, "count_nonzero")
-        return _reduce.count_nonzero(self, () if dim is None else dim, False, _INT64)
-    if not args and not kwargs:
-        return _reduce.count_nonzero(self, (), False, _INT64)
-    names = ("axis", "keep_dims", "dtype")
-    values = dict(zip(names, args))
-    values.update(kwargs)
-    dtype = values.pop("dtype", None)
-    axis, keep = values.pop("axis", ()), values.pop("keep_dims", False)
-    _no_more(values, "count_nonzero")
-    return _reduce.count_nonzero(self, axis, keep, _INT32 if dtype is None else dtype)
+def _t_count_nonzero(self, axis=(), keep_dims=False, dtype=None, *, dim=None):
+    """``t.count_nonzero(axis=(), keep_dims=False, dtype=None)`` (Int32 unless ``dtype``); ``dim=`` names
+    the axes too (MindSpore 2.10 documents it but refuses it on the CPU)."""
+    if dim is not None:
+        axis = dim
+    return _reduce.count_nonzero(self, () if axis is None else axis, keep_dims, _INT32 if dtype is None else dtype)
 
 
 def _t_cov(self, *, correction=1, fweights=None, aweights=None):

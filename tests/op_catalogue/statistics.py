@@ -138,6 +138,12 @@ def _segment_ref(kind):
     return ref
 
 
+def _asked_for(outputs, inverse, counts):
+    """The Primitive's three outputs cut down to what the function returns."""
+    kept = tuple(o for o, wanted in zip(outputs, (True, inverse, counts)) if wanted)
+    return kept[0] if len(kept) == 1 else kept
+
+
 OPS = [
     # -------------------------------------------------------------- cumulative
     OpInfo("cumsum", (
@@ -258,7 +264,7 @@ OPS = [
         Sample((np.array([[1, 1], [1, 1], [2, 3], [2, 3]], np.int64), True, True, 0), label="dim0"),
         Sample((np.array([1.0, 1.0, 2.5, 1.0], np.float32),), label="float"),
     ), method="unique_consecutive",
-        primitive=lambda ops, x, ri=False, rc=False, dim=None: ops.UniqueConsecutive(ri, rc, dim)(x)),
+        primitive=lambda ops, x, ri=False, rc=False, dim=None: _asked_for(ops.UniqueConsecutive(ri, rc, dim)(x), ri, rc)),
     OpInfo("unique_with_pad", (
         Sample((REPEATS, 9), label="int32"),
         Sample((REPEATS.astype(np.int64), -1), label="int64"),
