@@ -1857,15 +1857,15 @@ class Sort(Primitive):
 
 
 class SquareSumAll(Primitive):
-    """``SquareSumAll()(x, y)`` -> ``(sum(x ** 2), sum(y ** 2))``, two 0-D Tensors (Float16/Float32)."""
+    """``SquareSumAll()(x, y)`` -> ``(sum(x ** 2), sum(y ** 2))``, two 0-D Tensors (float inputs of one shape)."""
 
     def __call__(self, x, y):
         op = "SquareSumAll"
         a = tensor_arg(x, "x", op)
         b = tensor_arg(y, "y", op)
         for name, t in (("x", a), ("y", b)):
-            if t.dtype not in (_dt.float16, _dt.float32):
-                raise TypeError(f"For '{op}', '{name}' must be a Tensor of Float16 or Float32, but got dtype {t.dtype}")
+            if t.dtype.kind != "float":
+                raise TypeError(f"For '{op}', '{name}' must be a Tensor of floats, but got dtype {t.dtype}")
         if tuple(a.shape) != tuple(b.shape):
             raise ValueError(f"For '{op}', 'x' {tuple(a.shape)} and 'y' {tuple(b.shape)} must have one shape")
         return _reduce.sum(a * a), _reduce.sum(b * b)
