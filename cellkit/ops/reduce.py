@@ -305,9 +305,10 @@ def _with_initial_where(arr, axes, initial, where, is_max, op):
     """Apply ``initial`` and ``where`` of the NumPy-style extremes; returns the array to reduce."""
     xs = xp()
     if where is not None:
-        if initial is None:
-            raise ValueError(f"For '{op}', an 'initial' value must be given together with 'where'")
         mask = tensor_arg(where, "where", op)._data
+        if initial is None:
+            raise ValueError(f"For '{op}', 'where' ({describe(where)}) needs an 'initial' value, but got "
+                             "initial=None")
         if _dt.dtype_of(mask) is not _dt.bool_:
             raise TypeError(f"For '{op}', 'where' must be a Tensor of bools, but got dtype {_dt.dtype_of(mask)}")
         try:

@@ -528,7 +528,8 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     ax = ndim - 1 if dim is None else normalize_axis(dim, ndim, op, "dim")
     n = t.shape[ax] if ndim else 1
     if not 0 < k <= n:
-        raise ValueError(f"For '{op}', 'k' must be in (0, {n}] (the length of dim {ax}), but got {k}")
+        raise ValueError(f"For '{op}', 'k' must be in (0, {n}] (the length of dim {ax} of the input of shape "
+                         f"{tuple(t.shape)}), but got {k}")
     largest = bool_arg(largest, "largest", op)
     bool_arg(sorted, "sorted", op)
     if ndim == 0:
@@ -680,7 +681,8 @@ def _quantile(input, q, axis, keepdims, op, ignore_nan):
     else:
         raise TypeError(f"For '{op}', 'q' must be a float or a Tensor, but got {describe(q)}")
     if np.any((q_host < 0) | (q_host > 1)) or np.any(np.isnan(q_host)):
-        raise ValueError(f"For '{op}', 'q' must be in [0, 1], but got {q_host.tolist()}")
+        shown = q_host.tolist() if isinstance(q, Tensor) else repr(q)
+        raise ValueError(f"For '{op}', 'q' must be in [0, 1], but got {shown}")
     if axis is None:
         src = reshape(t, (-1,))
         ax = 0
@@ -1088,6 +1090,8 @@ def histc(input, bins=100, min=0.0, max=0.0):
     bins = int_arg(bins, "bins", op)
     if bins <= 0:
         raise ValueError(f"For '{op}', 'bins' must be positive, but got {bins}")
+    from ..tensor import check_allocation
+    check_allocation((bins + 1,), _dt.float64, op, f"bins={bins}")
     for name, value in (("min", min), ("max", max)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise TypeError(f"For '{op}', '{name}' must be a number, but got {describe(value)}")
@@ -1095,15 +1099,20 @@ def histc(input, bins=100, min=0.0, max=0.0):
             raise ValueError(f"For '{op}', '{name}' must be finite, but got {value}")
     low, high = float(min), float(max)
     if low > high:
-        raise ValueError(f"For '{op}', 'min' must not exceed 'max', but got min={low} and max={high}")
+        raise ValueError(f"For '{op}', 'min' must not exceed 'max', but got min={min!r} and max={max!r}")
     xs = xp()
     flat = xs.astype(xs.reshape(t._data, (-1,)), _dt.float64.to_backend(xs))
     if low == 0.0 and high == 0.0 and flat.shape[0]:
         low, high = float(_to_host(xs.min(flat))), float(_to_host(xs.max(flat)))
+        if not (_pymath.isfinite(low) and _pymath.isfinite(high)):
+            raise ValueError(f"For '{op}', the input's range [{low}, {high}] is not finite: give 'min' and 'max' "
+                             "to count it")
     if low == high:
         low, high = low - 1.0, high + 1.0
     inside = (flat >= low) & (flat <= high)
-    slot = xs.astype(xs.floor((flat - low) * (bins / (high - low))), _INT64.to_backend(xs))
+    width = high - low
+    scale = bins / width if width > 0 and _pymath.isfinite(bins / width) else 0.0  # a range rounding to nothing
+    slot = xs.astype(xs.floor((flat - low) * scale), _INT64.to_backend(xs))
     slot = xs.where(slot >= bins, xs.full_like(slot, bins - 1), slot)
     slot = xs.where(inside, slot, xs.full_like(slot, bins))  # out of range: an extra bin, dropped
     counts = _bin_counts(slot, None, bins + 1)[:bins]
@@ -1535,7 +1544,10 @@ class Bincount(Primitive):
             raise TypeError(f"For '{op}', 'array' must be a Tensor of Int32, but got dtype {t.dtype}")
         length = size
         if isinstance(size, Tensor):
-            length = int(np.asarray(size.asnumpy()).reshape(()))
+            st = tensor_arg(size, "size", op)
+            if st.ndim != 0 or _dt.dtype_of(st._data).kind not in ("int", "uint"):
+                raise TypeError(f"For '{op}', 'size' must be an int or a 0-D int Tensor, but got {describe(size)}")
+            length = int(np.asarray(st.asnumpy()).reshape(()))
         length = int_arg(length, "size", op, minimum=0, maximum=2 ** 31 - 1)
         w = tensor_arg(weights, "weights", op)
         xs = xp()
@@ -1667,6 +1679,8 @@ class CumulativeLogsumexp(Primitive):
         op = "CumulativeLogsumexp"
         t = tensor_arg(x, "x", op)
         _check_float(t, op, "x")
+        if isinstance(axis, Tensor):
+            tensor_arg(axis, "axis", op)
         if not isinstance(axis, Tensor):
             raise TypeError(f"For '{op}', 'axis' must be a 0-D int Tensor, but got {describe(axis)}")
         if _dt.dtype_of(axis._data).kind not in ("int", "uint") or axis.ndim != 0:
