@@ -105,20 +105,21 @@ def _argsort_array(a, axis, descending=False):
     return xs.argsort(a, axis=axis, descending=descending, stable=True)
 
 
+def _limits(dtype):
+    """``(lowest, highest)`` finite values of a backend dtype (MindSpore fills empty max/min segments with them)."""
+    found = _dt.dtype_of_array_dtype(dtype)
+    info = np.finfo(found.array_name) if found.kind == "float" and found is not _dt.bfloat16 else \
+        np.iinfo(found.array_name) if found.kind in ("int", "uint") else np.finfo(np.float32)
+    cast = float if found.kind == "float" else int
+    return cast(info.min), cast(info.max)
+
+
 def _lowest(dtype):
-    """The most negative finite value of a backend dtype (MindSpore fills empty max-segments with it)."""
-    kind = _dt.dtype_of_array_dtype(dtype).kind
-    if kind == "float":
-        return float(np.finfo(np.dtype(str(_dt.dtype_of_array_dtype(dtype).array_name))).min)
-    info = np.iinfo(np.dtype(_dt.dtype_of_array_dtype(dtype).array_name))
-    return int(info.min)
+    return _limits(dtype)[0]
 
 
 def _highest(dtype):
-    kind = _dt.dtype_of_array_dtype(dtype).kind
-    if kind == "float":
-        return float(np.finfo(np.dtype(str(_dt.dtype_of_array_dtype(dtype).array_name))).max)
-    return int(np.iinfo(np.dtype(_dt.dtype_of_array_dtype(dtype).array_name)).max)
+    return _limits(dtype)[1]
 
 
 def _tensor_or_array(value):
@@ -583,9 +584,6 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
 
 # -- median ------------------------------------------------------------------------------------------
-_MEDIAN_KINDS = ("float", "int")
-
-
 def _check_median_dtype(t, op):
     dtype = _dt.dtype_of(t._data)
     if dtype not in (_dt.float32, _dt.float64, _dt.int16, _dt.int32, _dt.int64):
@@ -598,8 +596,7 @@ def _median_position(arr, ax, ignore_nan):
     xs = xp()
     n = arr.shape[ax]
     if _dt.dtype_of(arr).kind != "float":
-        return xs.full_like(xs.sum(xs.zeros_like(arr, dtype=_INT64.to_backend(xs)), axis=ax, keepdims=True),
-                            (n - 1) // 2)
+        return _full(tuple(1 if i == ax else d for i, d in enumerate(arr.shape)), (n - 1) // 2, _INT64.to_backend(xs))
     nan = xs.astype(xs.isnan(arr), _INT64.to_backend(xs))
     count = n - xs.sum(nan, axis=ax, keepdims=True)
     lower = xs.where(count > 0, (count - 1) // 2, xs.zeros_like(count))
@@ -816,7 +813,7 @@ def bucketize(input, boundaries, *, right=False):
 
     >>> import cellkit as ms
     >>> print(bucketize(ms.Tensor([0.5, 1.0, 2.5]), [1.0, 2.0]))
-    [0 1 2]
+    [0 0 2]
     """
     op = "bucketize"
     t = tensor_arg(input, "input", op)
@@ -854,29 +851,15 @@ def nonzero(input, *, as_tuple=False):
     op = "nonzero"
     t = tensor_arg(input, "input", op)
     as_tuple = bool_arg(as_tuple, "as_tuple", op)
-    coords = _coordinates(t._data)
-    if as_tuple:
-        return tuple(wrap(c) for c in coords) if t.ndim else (wrap(coords[0]),)
+    if t.ndim == 0:  # MindSpore's kernel refuses it with a RuntimeError
+        raise ValueRuntimeError(f"For '{op}', 'input' must have at least 1 dimension, but got a 0-D Tensor")
     xs = xp()
-    if not coords:
-        count = _count_true(t._data)
-        return wrap(xs.reshape(_arange(0), (count, 0)) if count == 0 else
-                    xs.zeros((count, 0), dtype=_INT64.to_backend(xs)))
-    return wrap(xs.stack(coords, axis=1))
-
-
-def _count_true(arr):
-    return int(_to_host(xp().sum(xp().astype(arr != 0, _INT64.to_backend(xp())))))
-
-
-def _coordinates(arr):
-    """One Int64 array of positions per dimension, for the non-zero elements (0-D: one flat index array)."""
-    xs = xp()
+    arr = t._data
     mask = arr if _dt.dtype_of(arr) is _dt.bool_ else arr != 0
-    if arr.ndim == 0:
-        found = xs.nonzero(xs.reshape(mask, (1,)))
-        return [xs.astype(found[0], _INT64.to_backend(xs))] if False else []
-    return [xs.astype(c, _INT64.to_backend(xs)) for c in xs.nonzero(mask)]
+    coords = [xs.astype(c, _INT64.to_backend(xs)) for c in xs.nonzero(mask)]
+    if as_tuple:
+        return tuple(wrap(c) for c in coords)
+    return wrap(xs.stack(coords, axis=1))
 
 
 def argwhere(input):
@@ -1018,7 +1001,6 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     [[ 1. -1.]
      [-1.  1.]]
     """
-    from . import math as _math
     from .linalg import matmul
     from .shape import reshape
     op = "cov"
@@ -1063,7 +1045,6 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         out = matmul(centred * weight, _transpose2(centred)) / norm
     if t.ndim < 2:
         return reshape(out, ())
-    del _math
     return out
 
 

@@ -246,8 +246,12 @@ OPS = [
         Sample((Arr((2, 2, 2), "int64", -1, 1),), label="rank3"),
         Sample((F,), label="float"),
         Sample((I32,), {"as_tuple": True}, label="as_tuple"),
+        Sample((np.zeros((2, 3), np.float32),), label="all_zero"),
     ), ref=lambda x, as_tuple=False: tuple(np.nonzero(x)) if as_tuple else np.argwhere(x), method="nonzero",
-        mindspore_wrong={"as_tuple": NO_KERNEL + " (NonZeroExt)"}),
+        mindspore_wrong={"as_tuple": NO_KERNEL + " (NonZeroExt)",
+                         "all_zero": "MindSpore 2.10's CPU kernel fails ('Launch kernel failed') when nothing is "
+                                     "non-zero; the answer is an empty (0, 2) Tensor"},
+        bad=(Bad("zero_d", (Arr(()),)),)),
     OpInfo("argwhere", (
         Sample((I32,), label="int32"),
         Sample((B,), label="bool"),
