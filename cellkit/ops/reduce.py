@@ -332,14 +332,22 @@ def _extreme(input, axis, keepdims, name, is_max, initial=None, where=None, op=N
     op = op or ("a" + name)
     x = tensor_arg(input, "input", op)
     arr = x._data
-    xs = xp()
+    be = _backend._current
+    xs = be.xp
     if _dt.dtype_of(arr) is _dt.bool_:
         raise TypeError(f"For '{op}', 'input' must be a Tensor of numbers, but got dtype Bool")
     axes = _axes(axis, arr.ndim, op)
-    keep = bool_arg(keepdims, "keepdims", op)
-    if arr.ndim and builtins.any(arr.shape[a] == 0 for a in axes) and initial is None:
+    keep = keepdims if keepdims is False or keepdims is True else bool_arg(keepdims, "keepdims", op)
+    if arr.size == 0 and builtins.any(arr.shape[a] == 0 for a in axes) and initial is None:
         raise ValueError(f"For '{op}', the input is empty along the reduced axes (shape {tuple(arr.shape)}): "
                          f"it has no {name}imum")
+    if initial is None and where is None and be.is_numpy and arr.dtype.kind == "f":
+        work = arr  # the fast path: NumPy's fmax / fmin skip NaN (as MindSpore's CPU kernels do)
+        out = (np.fmax if is_max else np.fmin).reduce(arr, axis=axes, keepdims=keep) if arr.size else \
+            (np.max if is_max else np.min)(arr, axis=axes, keepdims=keep)
+        if _ag._depth == 0 or x._node is None:
+            return wrap(out)
+        return _record_extreme(x, arr, work, out, axes, keep, name, where, op)
     work = _with_initial_where(arr, axes, initial, where, is_max, op)
     find = xs.max if is_max else xs.min
     source = _skip_nan(work, -_pymath.inf if is_max else _pymath.inf)
@@ -352,7 +360,12 @@ def _extreme(input, axis, keepdims, name, is_max, initial=None, where=None, op=N
         out = (xs.maximum if is_max else xs.minimum)(out, xs.full_like(out, initial))
     if _ag._depth == 0 or x._node is None:
         return wrap(out)
-    # Which elements are extreme (a constant: the derivative of the choice is zero), shared per tie.
+    return _record_extreme(x, arr, work, out, axes, keep, name, where, op)
+
+
+def _record_extreme(x, arr, work, out, axes, keep, name, where, op):
+    """Record an extreme: which elements won (a constant: the choice has no derivative), shared per tie."""
+    xs = xp()
     kept = out if keep else xs.reshape(out, _kept_shape(arr.shape, axes))
     winners = xs.astype(work == kept, arr.dtype)
     if where is not None:
@@ -372,7 +385,13 @@ def _extreme_rule(m, node, g):
 
 def _pick_index(arr, axis, keepdims, is_max):
     """The index of the extreme along ``axis`` (Int64), NaN skipped as MindSpore's CPU kernels do."""
-    xs = xp()
+    be = _backend._current
+    if be.is_numpy:
+        if arr.dtype.kind == "f" and np.isnan(arr).any():
+            arr = np.where(np.isnan(arr), -np.inf if is_max else np.inf, arr)
+        found = (np.argmax if is_max else np.argmin)(arr, axis=axis, keepdims=keepdims)
+        return found if found.dtype == np.int64 else found.astype(np.int64)
+    xs = be.xp
     source = _skip_nan(arr, -_pymath.inf if is_max else _pymath.inf)
     fn = xs.argmax if is_max else xs.argmin
     return xs.astype(fn(source, axis=axis, keepdims=keepdims), _dt.int64.to_backend(xs))
@@ -383,7 +402,8 @@ def _extreme_with_index(input, axis, keepdims, name, is_max, op, initial=None, w
     x = tensor_arg(input, "input", op)
     arr = x._data
     xs = xp()
-    keep = bool_arg(keepdims, "keepdims" if op in ("max", "min") else "keep_dims", op)
+    keep = keepdims if keepdims is False or keepdims is True else \
+        bool_arg(keepdims, "keepdims" if op in ("max", "min") else "keep_dims", op)
     if _dt.dtype_of(arr) is _dt.bool_:
         raise TypeError(f"For '{op}', 'input' must be a Tensor of numbers, but got dtype Bool")
     if axis is None or arr.ndim == 0:
@@ -397,9 +417,17 @@ def _extreme_with_index(input, axis, keepdims, name, is_max, op, initial=None, w
     ax = normalize_axis(axis, arr.ndim, op)
     if arr.shape[ax] == 0 or arr.size == 0:
         raise ValueError(f"For '{op}', the input is empty (shape {tuple(arr.shape)}): it has no {name}imum")
-    work = _with_initial_where(arr, (ax,), initial, where, is_max, op)
-    index = _pick_index(work, ax, True, is_max)
-    out = xs.take_along_axis(work, index, axis=ax)
+    if initial is None and where is None and _backend._current.is_numpy:
+        work = arr
+        index = _pick_index(arr, ax, True, is_max)
+        if arr.dtype.kind == "f":  # fmax / fmin skip NaN, as the index does
+            out = (np.fmax if is_max else np.fmin).reduce(arr, axis=ax, keepdims=True)
+        else:
+            out = (np.max if is_max else np.min)(arr, axis=ax, keepdims=True)
+    else:
+        work = _with_initial_where(arr, (ax,), initial, where, is_max, op)
+        index = _pick_index(work, ax, True, is_max)
+        out = xs.take_along_axis(work, index, axis=ax)
     if initial is not None:
         replaced = (out < initial) if is_max else (out > initial)
         out = xs.where(replaced, xs.full_like(out, initial), out)
@@ -495,7 +523,8 @@ def _arg(input, dim, keepdim, name, is_max, dtype=_dt.int64, dim_name="dim", kee
     x = tensor_arg(input, "input", name)
     arr = x._data
     xs = xp()
-    keepdim = bool_arg(keepdim, keep_name, name)
+    if keepdim is not False and keepdim is not True:
+        keepdim = bool_arg(keepdim, keep_name, name)
     if _dt.dtype_of(arr) is _dt.bool_:
         arr = xs.astype(arr, _dt.int8.to_backend(xs))
     if arr.size == 0:
