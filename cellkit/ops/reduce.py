@@ -29,7 +29,7 @@ from .. import backend as _backend
 from .. import dtype as _dt
 from ..autograd import OUTPUT
 from ..tensor import Tensor
-from ._core import (bool_arg, describe, dtype_arg, float_array, normalize_axes, normalize_axis, record,
+from ._core import (bool_arg, describe, dtype_arg, normalize_axes, normalize_axis, record,
                     tensor_arg, wrap, xp)
 
 __all__ = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "amax", "amin", "reduce_sum",
