@@ -765,8 +765,8 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
     ``right`` (or ``side='right'``) returns the last suitable position; the result is Int64, or
     Int32 with ``out_int32``.  ``sorter`` gives the order of an unsorted sequence.
 
-    MindSpore 2.10's CPU kernel fails unless ``out_int32=True``; cellkit returns the documented
-    Int64 result.
+    MindSpore 2.10's CPU kernel fails for a 1-D sequence unless ``out_int32=True``; cellkit
+    returns the documented Int64 result.
 
     >>> import cellkit as ms
     >>> print(searchsorted(ms.Tensor([1.0, 3.0, 5.0]), ms.Tensor([3.0, 6.0])))
