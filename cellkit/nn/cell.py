@@ -4,9 +4,10 @@ A Cell owns Parameters, Buffers and child Cells, registered by assigning
 them as attributes, and defines its computation in ``construct``.  This
 file is the whole core of a Cell:
 
-- its three registries (``_params``, ``_cells``, ``_buffers``: each
-  Parameter, child and buffer is stored there once) and the attribute
-  routing that fills and reads them (``__setattr__``, ``__getattr__``);
+- its three registries (``_params``, ``_cells``, ``_buffers``) and the
+  attribute routing that fills them (``__setattr__``): each Parameter,
+  child and buffer is stored once, as an ordinary attribute, and its
+  registry keeps the names in order (see :mod:`cellkit.nn.cell_registry`);
 - traversal and naming (``cells_and_names``, ``parameters_and_names``,
   ``update_parameters_name`` ...), modes (``set_train``) and printing;
 - calling: ``net(x)`` goes straight to ``construct`` when nothing is
@@ -30,8 +31,8 @@ cellkit/recompute.py  recompute()                                 ``_recompute``
 cellkit/offload.py    offload()                                   ``_offload``
 ====================  ==========================================  ==============
 
-A new Cell holds only its registries: every other attribute answers from
-the class until something sets it.
+A new Cell holds only its registries (and what they registered): every
+other attribute answers from the class until something sets it.
 
 >>> import cellkit as ms
 >>> from cellkit import nn, ops
@@ -54,6 +55,7 @@ from ..parameter import Parameter, ParameterTuple
 from ..tensor import Tensor
 from . import cell_bprop, cell_call, cell_hooks, cell_inputs, cell_parallel, cell_precision, cell_state
 from .buffer import Buffer
+from .cell_registry import Registry
 
 __all__ = ["Cell"]
 
@@ -135,9 +137,10 @@ class Cell:
 
     def __init__(self, auto_prefix=True, flags=None):
         # The registries are written with object.__setattr__: our own __setattr__ needs them to exist.
-        object.__setattr__(self, "_params", OrderedDict())
-        object.__setattr__(self, "_cells", OrderedDict())
-        object.__setattr__(self, "_buffers", OrderedDict())
+        home = self.__dict__
+        object.__setattr__(self, "_params", Registry(home))
+        object.__setattr__(self, "_cells", Registry(home))
+        object.__setattr__(self, "_buffers", Registry(home))
         if not auto_prefix:
             object.__setattr__(self, "_auto_prefix", False)
         if flags:
@@ -315,7 +318,7 @@ class Cell:
             )
         if name in self._tuple_attributes():
             self._drop_parameter_tuple(name)
-        if name in self.__dict__:
+        if name in self.__dict__ and not any(name in registry for _, registry in registries):
             del self.__dict__[name]  # a plain attribute of that name is replaced
 
     def _tuple_attributes(self):
@@ -349,20 +352,16 @@ class Cell:
         registry[name] = None
 
     def __getattr__(self, name):
-        # Python calls this only when normal lookup fails: Parameters, sub-Cells and buffers live in
-        # the registries alone (stored once), so this is how ``self.weight`` finds them.
-        d = self.__dict__
-        params = d.get("_params")
-        if params is not None:
-            if name in params:
-                param = params[name]
-                if param is not None and self._precision is not None:
-                    return cell_precision.parameter_in_call(self, param)  # to_float: cast at the point of use
-                return param
-            if name in d["_cells"]:
-                return d["_cells"][name]
-            if name in d["_buffers"]:
-                return d["_buffers"][name]
+        # Python calls this only when normal lookup fails.  Registered objects are ordinary attributes
+        # (cell_registry.py), so this is reached for a Parameter the registry holds aside -- to_float's
+        # Parameters, read as casts while the Cell's call runs, and ParameterTuple members -- and for
+        # names that are not there at all.
+        params = self.__dict__.get("_params")
+        if params is not None and params.is_aside(name):
+            param = params[name]
+            if param is not None and self._precision is not None:
+                return cell_precision.parameter_in_call(self, param)  # to_float: cast at the point of use
+            return param
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
@@ -378,7 +377,7 @@ class Cell:
             self._non_persistent.discard(name)
         if registered:
             _configuration_changed()
-        if name in self.__dict__:
+        if name in self.__dict__:  # a plain attribute, or a ParameterTuple whose members were just dropped
             object.__delattr__(self, name)
         elif not registered:
             object.__delattr__(self, name)  # raises AttributeError as usual
@@ -425,6 +424,8 @@ class Cell:
         if self._params.get(param_name, param) is not param:
             _configuration_changed()  # a compiled graph reads the Parameter object it was traced with
         self._params[param_name] = param
+        if self._precision is not None:
+            cell_precision.hold_cast_parameters(self)
 
     def _set_parameter_tuple(self, name, params):
         """A ParameterTuple attribute: its members become this Cell's Parameters, keyed by their names.
@@ -450,7 +451,8 @@ class Cell:
         keys = []
         for p in params:
             if p.name not in keys:  # the same object twice is registered once
-                self._params[p.name] = p
+                # Held aside: a member is reached through the tuple, and its name must not hide an attribute.
+                self._params.add_aside(p.name, p)
                 keys.append(p.name)
         self._params_tuples[name] = keys
         object.__setattr__(self, name, params)
@@ -693,11 +695,16 @@ class Cell:
 
     # ----------------------------------------------------------- flags and modes
     def add_flags(self, **flags):
-        """Set custom attributes (also readable with :meth:`get_flags`); returns self."""
+        """Set custom attributes (also readable with :meth:`get_flags`); returns self.
+
+        A flag named like a registered Parameter, child or buffer is kept in
+        the flags only: the attribute stays the registered object.
+        """
         _configuration_changed()
         self.get_flags().update(flags)
         for key, value in flags.items():
-            object.__setattr__(self, key, value)
+            if not (key in self._params or key in self._cells or key in self._buffers):
+                object.__setattr__(self, key, value)
         return self
 
     def add_flags_recursive(self, **flags):

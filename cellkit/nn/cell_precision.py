@@ -7,8 +7,10 @@ while the call runs, each floating Parameter of the Cell is cast *at the
 point of use* -- reading ``self.weight`` in ``construct`` gives a
 differentiable cast of the Parameter (made once per call), so the gradient
 still reaches the float32 Parameter, which keeps its dtype.  Nothing is
-swapped: the Cell's registry holds the Parameter all along, and outside the
-call ``cell.weight`` is the Parameter itself.  The most recent call wins,
+swapped: the Cell's registry holds the Parameter *aside* (out of the
+Cell's ``__dict__``, see :mod:`cellkit.nn.cell_registry`), so reading it
+reaches ``Cell.__getattr__``, which gives the cast during the call and the
+Parameter itself outside it.  The most recent call wins,
 even a parent's call made after its children's (as in MindSpore).
 
 MindSpore casts inside the ops instead (every op run during the Cell's call
@@ -111,6 +113,7 @@ def to_float(self, dst_type):
     for _, cell in self.cells_and_names():
         part = _precision_of(cell)
         part.dst_type = part.graph_type = dst_type
+        hold_cast_parameters(cell)
         cell._configure_call()
     return self
 
@@ -141,6 +144,7 @@ def set_mixed_precision_type(self, mixed_type):
                         f"MixedPrecisionType, but got {type(mixed_type).__name__} {mixed_type!r}")
     dtypes = {kind: dtype for dtype, kind in _TYPE_OF_DTYPE}
     _precision_of(self).graph_type = dtypes.get(mixed_type)
+    hold_cast_parameters(self)
     self._configure_call()
 
 
@@ -171,6 +175,17 @@ def cast_param(self, param):
     if dst is None or not param.dtype.is_floating_point or param.dtype is dst:
         return param
     return creation.cast(param, dst)
+
+
+def hold_cast_parameters(cell):
+    """Hold ``cell``'s floating Parameters aside in its registry, so that reading one reaches
+    ``Cell.__getattr__`` -- which hands out its cast while the Cell's call runs (:func:`parameter_in_call`)."""
+    if not casts_anything(cell):
+        return
+    params = cell._params
+    for name, param in params.items():
+        if param is not None and param.dtype.is_floating_point:
+            params.hold_aside(name)
 
 
 def casts_anything(cell):
