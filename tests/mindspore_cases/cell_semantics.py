@@ -492,35 +492,69 @@ def bhook_not_called_when_only_weights_are_differentiated(ms, ops, nn, np):
     return grads, seen
 
 
-@case
-def bhook_on_dict_output_cell_under_grad(ms, ops, nn, np):
+def _dict_out_net(nn):
     class DictOut(nn.Cell):
         def construct(self, x):
             return {"a": x * 2, "b": x * 3}
 
-    net = DictOut()
-    seen = []
-    _grad_log(ms, net, seen)
-    net.register_forward_pre_hook(lambda c, a: seen.append(("forward_pre", _describe(a))))
-    net.register_forward_hook(lambda c, a, o: seen.append(("forward", _describe(o))))
-    grads = ms.grad(lambda x: net(x)["a"].sum())(_t(ms, np, [1.0, 2.0]))
-    return grads, seen
+    return DictOut()
 
 
 @case
 def bhook_on_dict_output_which_hooks_fire(ms, ops, nn, np):
-    class DictOut(nn.Cell):
-        def construct(self, x):
-            return {"a": x * 2, "b": x * 3}
-
-    net = DictOut()
+    net = _dict_out_net(nn)
     fired = []
     net.register_forward_pre_hook(lambda c, a: fired.append("forward_pre"))
     net.register_forward_hook(lambda c, a, o: fired.append("forward"))
     net.register_backward_pre_hook(lambda c, go: fired.append("backward_pre"))
     net.register_backward_hook(lambda c, gi, go: fired.append("backward"))
-    ms.grad(lambda x: net(x)["a"].sum() + net(x)["b"].sum())(_t(ms, np, [1.0, 2.0]))
+    ms.grad(lambda x: net(x)["a"].sum() * 5)(_t(ms, np, [1.0, 2.0]))
     return fired
+
+
+def _dict_out_grad_input_expected(np):
+    return np.array([10.0, 10.0], np.float32), [([10.0, 10.0],)]
+
+
+@case(mindspore_wrong=True, expected=_dict_out_grad_input_expected,
+      note="for a Cell with a dict output MindSpore 2.10 passes grad_input=(None,) and the input's gradient "
+           "as grad_output (its output gate is missing, so the input gate's gradient lands in the wrong "
+           "argument); the hook should see the input's gradient in grad_input")
+def bhook_on_dict_output_grad_input(ms, ops, nn, np):
+    net = _dict_out_net(nn)
+    seen = []
+    net.register_backward_hook(lambda c, gi, go: seen.append(_describe(gi)))
+    grads = ms.grad(lambda x: net(x)["a"].sum() * 5)(_t(ms, np, [1.0, 2.0]))
+    return grads, seen
+
+
+def _dict_out_two_calls_expected(np):
+    return np.array([31.0, 31.0], np.float32), 2
+
+
+@case(mindspore_wrong=True, expected=_dict_out_two_calls_expected,
+      note="a dict-output Cell called twice in one gradient: MindSpore 2.10 runs its backward hook once, "
+           "pairing one call's input gradient (as grad_input) with the other's (as grad_output); it "
+           "should run once per call")
+def bhook_on_dict_output_two_calls(ms, ops, nn, np):
+    net = _dict_out_net(nn)
+    seen = []
+    net.register_backward_hook(lambda c, gi, go: seen.append("backward"))
+    grads = ms.grad(lambda x: net(x)["a"].sum() * 5 + net(x)["b"].sum() * 7)(_t(ms, np, [1.0, 2.0]))
+    return grads, len(seen)
+
+
+@case
+def bhook_on_tuple_output_called_twice(ms, ops, nn, np):
+    class TupleOut(nn.Cell):
+        def construct(self, x):
+            return x * 2, x * 3
+
+    net = TupleOut()
+    seen = []
+    _grad_log(ms, net, seen)
+    grads = ms.grad(lambda x: net(x)[0].sum() * 5 + net(x)[1].sum() * 7)(_t(ms, np, [1.0, 2.0]))
+    return grads, seen
 
 
 @case
@@ -885,6 +919,18 @@ def seq_from_non_cell_args_raises(ms, ops, nn, np):
     return nn.SequentialCell(nn.ReLU(), "relu")
 
 
+def _seq_none_expected(np):
+    return "raises TypeError", "raises TypeError"
+
+
+@case(mindspore_wrong=True, expected=_seq_none_expected,
+      note="MindSpore registers the None (insert_child_to_cell accepts it) and then fails renaming it with "
+           "AttributeError ('NoneType' object has no attribute 'update_parameters_name'); a None is not a "
+           "Cell: TypeError, as for any other non-Cell")
+def seq_with_none_raises(ms, ops, nn, np):
+    return _try(lambda: nn.SequentialCell([nn.ReLU(), None])), _try(lambda: nn.SequentialCell(nn.ReLU(), None))
+
+
 @case
 def seq_empty(ms, ops, nn, np):
     seq = nn.SequentialCell()
@@ -1220,6 +1266,17 @@ def _cl_cells(ms, nn, np):
 def celllist_from_list(ms, ops, nn, np):
     cl = nn.CellList(_cl_cells(ms, nn, np))
     return _keys(cl), _names(cl), len(cl), bool(cl)
+
+
+def _celllist_two_lists_expected(np):
+    return "raises TypeError"
+
+
+@case(mindspore_wrong=True, expected=_celllist_two_lists_expected,
+      note="MindSpore builds an empty CellList and drops both lists without a word; a second positional "
+           "argument is refused with TypeError instead")
+def celllist_two_lists_given(ms, ops, nn, np):
+    return _try(lambda: len(nn.CellList([nn.ReLU()], [nn.Tanh()])))
 
 
 @case
@@ -2174,7 +2231,9 @@ def api_pipeline_stage_before_set(ms, ops, nn, np):
 
 @case
 def api_enable_backward_hook(ms, ops, nn, np):
-    return _try(lambda: nn.Cell().enable_backward_hook), hasattr(nn.Cell, "enable_backward_hook")
+    net = nn.Cell()
+    net.register_backward_hook(lambda c, gi, go: None)
+    return _try(lambda: nn.Cell().enable_backward_hook), _try(lambda: net.enable_backward_hook)
 
 
 @case
@@ -2203,6 +2262,15 @@ def api_mixed_precision_type_from_flags(ms, ops, nn, np):
     net = nn.Cell()
     net.add_flags(fp16=True)
     return str(net.get_mixed_precision_type()), str(net.mixed_precision_type)
+
+
+@case
+def api_to_float_sets_flags(ms, ops, nn, np):
+    net = nn.SequentialCell([nn.ReLU()])
+    net.to_float(ms.float16)
+    first = (dict(net.get_flags()), dict(net[0].get_flags()), str(net.mixed_precision_type))
+    net.to_float(ms.bfloat16)
+    return first, dict(net.get_flags()), str(net.mixed_precision_type)
 
 
 @case
