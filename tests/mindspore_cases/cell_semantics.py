@@ -2444,3 +2444,48 @@ def api_cls_name_and_param_prefix(ms, ops, nn, np):
     parent = _holder(nn, "body", nn.SequentialCell([_lin(ms, nn, np)]))
     parent.update_cell_prefix()
     return parent.cls_name, parent.body.param_prefix, parent.body[0].param_prefix
+
+
+# ========================================================== signatures that differ from cellkit's
+@case
+def sig_recompute_keyword_only_options(ms, ops, nn, np):
+    net = _lin(ms, nn, np, 2.0)
+    result = net.recompute(use_reentrant=False, early_stop=False)
+    grads = ms.grad(lambda x: net(x).sum() * 3)(_t(ms, np, [1.0, 2.0]))
+    return result, grads
+
+
+@case
+def sig_recompute_output_recompute(ms, ops, nn, np):
+    net = _lin(ms, nn, np, 2.0)
+    result = net.recompute(output_recompute=True)
+    return result, ms.grad(lambda x: net(x).sum())(_t(ms, np, [1.0, 2.0]))
+
+
+@case
+def sig_recompute_positional_raises(ms, ops, nn, np):
+    return _lin(ms, nn, np).recompute(True)
+
+
+@case
+def sig_recompute_mode_keyword_raises(ms, ops, nn, np):
+    return _lin(ms, nn, np).recompute(mode=True)
+
+
+@case
+def sig_recompute_unknown_keyword_raises(ms, ops, nn, np):
+    return _lin(ms, nn, np).recompute(speed=True)
+
+
+@case
+def sig_shard_device_keyword_raises(ms, ops, nn, np):
+    return _lin(ms, nn, np).shard(((1,),), device="CPU")
+
+
+@case
+def sig_forward_hook_with_kwargs_default_false(ms, ops, nn, np):
+    net = _kw_net(nn)
+    seen = []
+    net.register_forward_hook(lambda c, a, o: seen.append(len(a)), with_kwargs=False, prepend=False, always_call=False)
+    net(_t(ms, np, [1.0]), scale=2.0)
+    return seen

@@ -174,6 +174,22 @@ CORE = {
     "api_cell_init_args": "a property cell_init_args: AttributeError until set; the setter takes only a str (TypeError)",
     "api_phase_default_and_after_set_train": ("phase is 'train' on a new Cell (cellkit: 'predict'); set_train(True) "
                                               "keeps 'train', set_train(False) sets 'predict'"),
+    "sig_recompute_keyword_only_options": (
+        "recompute(*, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None, **kwargs): "
+        "accept the four keyword-only options (gradients unchanged; context_fn's two context managers wrap the "
+        "forward run and the replay) and return None"),
+    "sig_recompute_output_recompute": (
+        "recompute(output_recompute=True) is accepted (the Cell's output is recomputed too, so an adjacent "
+        "recomputed Cell need not keep it); gradients unchanged"),
+    "sig_recompute_mode_keyword_raises": (
+        "MindSpore 2.10 refuses recompute(mode=...) with ValueError (keyword not recognized); cellkit accepts the "
+        "older spelling of cell_api_en_old.txt: follow 2.10, or keep it and list it in docs/mindspore_differences.md "
+        "and drop this case"),
+    "sig_shard_device_keyword_raises": (
+        "MindSpore 2.10's shard(in_strategy, out_strategy=None, parameter_plan=None) has no device/level (TypeError); "
+        "the spec (cell_api_zh.txt) still documents them: follow 2.10, or keep them as a documented difference "
+        "and drop this case"),
+    "sig_forward_hook_with_kwargs_default_false": _FWD_KW,
     "api_ignore_list_and_type_var": ("class attributes Cell.IGNORE_LIST (a list of internal attribute names, '_params' "
                                      "among them) and Cell.T_destination (a TypeVar, printing '~T_destination')"),
 }
