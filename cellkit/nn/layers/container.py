@@ -209,8 +209,10 @@ class SequentialCell(Cell):
         else:
             raise TypeError(f"For '{owner}', the type of index must be int type or slice type, "
                             f"but got {type(index).__name__} {_shown(index)}")
+        # A child registered behind the container's back (insert_child_to_cell) counts as given by position.
+        flags = list(self._is_dynamic_name[:len(keys)]) + [True] * (len(keys) - len(self._is_dynamic_name))
         kept = [(key, self._cells[key], dynamic)
-                for position, (key, dynamic) in enumerate(zip(keys, self._is_dynamic_name)) if position not in doomed]
+                for position, (key, dynamic) in enumerate(zip(keys, flags)) if position not in doomed]
         prefix = _inherited_prefix(OrderedDict((key, cell) for key, cell, _ in kept))
         pairs = []
         for position, (key, cell, dynamic) in enumerate(kept):
