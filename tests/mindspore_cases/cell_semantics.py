@@ -2015,6 +2015,32 @@ def state_dict_buffer_type_name(ms, ops, nn, np):
     return [(k, type(v).__name__) for k, v in sd.items()]
 
 
+def _buffer_class(nn):
+    """``nn.Buffer`` where it exists (cellkit, and MindSpore's docs); in MindSpore 2.10, the class behind it."""
+    if hasattr(nn, "Buffer"):
+        return nn.Buffer
+    from mindspore.common.parameter import _Buffer  # 2.10 documents nn.Buffer but ships only this class
+    return _Buffer
+
+
+@case
+def state_dict_buffer_assigned_as_attribute(ms, ops, nn, np):
+    Buffer = _buffer_class(nn)
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.stat = Buffer(_t(ms, np, [1.0, 2.0]))
+
+        def construct(self, x):
+            return x
+
+    net = Net()
+    sd = net.state_dict()
+    return ([(k, type(v).__name__) for k, v in sd.items()], type(net.stat).__name__,
+            [n for n, _ in net.named_buffers()], sd["stat"])
+
+
 @case
 def state_dict_buffer_is_the_registered_tensor(ms, ops, nn, np):
     net = _state_net(ms, nn, np)
