@@ -21,6 +21,7 @@ from .parameter import Parameter, ParameterTuple
 from .transforms import GradOperation, get_grad, grad, value_and_grad, vjp
 from .jacobians import jacfwd, jacrev, jvp
 from .vmap import vmap
+from .autograd import saved_tensors_hooks  # noqa: E402  (ms.saved_tensors_hooks)
 from . import common  # noqa: E402
 from .jit_config import JitConfig
 from . import nn  # noqa: E402  (ms.nn, as in MindSpore)

@@ -40,7 +40,7 @@ from ..ops import creation
 from ..tensor import Tensor
 from .cell_call import in_flight, stage
 
-__all__ = ["MixedPrecisionType", "Precision", "to_float", "cast_inputs", "auto_cast_inputs", "cast_param",
+__all__ = ["MixedPrecisionType", "Precision", "to_float", "apply_flags", "cast_inputs", "auto_cast_inputs", "cast_param",
            "get_mixed_precision_type", "set_mixed_precision_type"]
 
 
@@ -110,16 +110,32 @@ def to_float(self, dst_type):
             "For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
             f"mstype.bfloat16, but got type: {type(dst_type)} and value: {dst_type!r}."
         )
-    for _, cell in self.cells_and_names():
-        part = _precision_of(cell)
-        part.dst_type = part.graph_type = dst_type
-        hold_cast_parameters(cell)
-        cell._configure_call()
-    return self
+    # As in MindSpore, to_float is the flags fp16 / fp32 / bf16 on every Cell below (see apply_flags).
+    return self.add_flags_recursive(fp16=dst_type is _dt.float16, fp32=dst_type is _dt.float32,
+                                    bf16=dst_type is _dt.bfloat16)
+
+
+_FLAG_TYPES = (("fp16", _dt.float16, MixedPrecisionType.FP16), ("fp32", _dt.float32, MixedPrecisionType.FP32),
+               ("bf16", _dt.bfloat16, MixedPrecisionType.BF16))
+
+
+def apply_flags(cell, flags):
+    """``add_flags(fp16=True)`` (or fp32 / bf16): the Cell computes in that type from now on (as to_float)."""
+    for flag, dtype, kind in _FLAG_TYPES:
+        if flags.get(flag):
+            part = _precision_of(cell)
+            part.dst_type = part.graph_type = dtype
+            object.__setattr__(cell, "mixed_precision_type", kind)
+            hold_cast_parameters(cell)
+            cell._configure_call()
 
 
 def get_mixed_precision_type(self):
-    """The Cell's :class:`MixedPrecisionType` (``NOTSET`` until ``to_float`` or ``set_mixed_precision_type``)."""
+    """The Cell's :class:`MixedPrecisionType` (``NOTSET`` until ``to_float`` or ``set_mixed_precision_type``).
+
+    (The attribute ``mixed_precision_type`` says what ``to_float`` / ``add_flags(fp16=True)`` set:
+    ``None`` before; ``set_mixed_precision_type`` leaves it alone, as in MindSpore.)
+    """
     part = self._precision
     dst = None if part is None else part.graph_type
     for dtype, kind in _TYPE_OF_DTYPE:

@@ -348,6 +348,7 @@ EXAMPLES = {
     "Cell.set_jit_config": {"jit_config": lambda: ms.JitConfig()},
     "Cell.shard": {"in_strategy": lambda: ((1, 1),)},
     "Cell.to_float": {"dst_type": lambda: ms.float16},
+    "Cell.register_saved_tensors_hooks": {"pack_hook": lambda: (lambda t: t), "unpack_hook": lambda: (lambda t: t)},
     "Cell.set_mixed_precision_type": {"mixed_type": lambda: nn.cell_precision.MixedPrecisionType.FP16},
     "Cell.update_cell_type": {"cell_type": lambda: "quant"},
     "Cell.update_parameters_name": {"prefix": lambda: "p."},

@@ -20,10 +20,11 @@ def f32(*shape):
 def test_composition_a_bare_dense_carries_at_most_twelve_instance_attributes():
     dense = nn.Dense(3, 2)
     assert len(vars(dense)) <= 12, sorted(vars(dense))
-    # The framework's share is the three registries; the rest is Dense's own: its settings and Parameters.
-    assert sorted(k for k in vars(dense) if k.startswith("_")) == ["_buffers", "_cells", "_params"]
-    assert sorted(vars(dense)) == ["_buffers", "_cells", "_params", "activation", "activation_flag", "bias",
-                                   "has_bias", "in_channels", "out_channels", "weight"]
+    # The framework's share is the three registries and the creation time; the rest is Dense's own:
+    # its settings and Parameters.
+    assert sorted(k for k in vars(dense) if k.startswith("_")) == ["_buffers", "_cells", "_create_time", "_params"]
+    assert sorted(vars(dense)) == ["_buffers", "_cells", "_create_time", "_params", "activation", "activation_flag",
+                                   "bias", "has_bias", "in_channels", "out_channels", "weight"]
     dense(f32(1, 3))
     assert len(vars(dense)) <= 12, sorted(vars(dense))  # still after its first call
 

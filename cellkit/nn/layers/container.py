@@ -457,16 +457,16 @@ class CellDict(Cell):
         return key in self._cells
 
     def keys(self):
-        """The keys (a view, in order)."""
-        return self._cells.keys()
+        """The keys (an ``odict_keys`` view, in order, as MindSpore returns)."""
+        return OrderedDict(self._cells.items()).keys()
 
     def values(self):
-        """The Cells (a view, in order)."""
-        return self._cells.values()
+        """The Cells (an ``odict_values`` view, in order)."""
+        return OrderedDict(self._cells.items()).values()
 
     def items(self):
-        """The (key, Cell) pairs (a view, in order)."""
-        return self._cells.items()
+        """The (key, Cell) pairs (an ``odict_items`` view, in order)."""
+        return OrderedDict(self._cells.items()).items()
 
     def pop(self, key):
         """Remove ``key`` and return its Cell (KeyError if absent)."""
