@@ -46,6 +46,8 @@ from .. import dtype as _dt
 from ..tensor import Tensor, check_allocation
 from ._core import OUTPUT, bool_arg, describe, int_arg, normalize_axis, record, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
+# The norms live in ops/norms.py; cellkit.ops takes only ``norm`` from there, so the others are exported here.
+from .norms import cond, matrix_norm, vector_norm  # noqa: E402,F401
 
 __all__ = [
     "matmul", "mm", "bmm", "batch_matmul", "mv", "dot", "inner", "outer", "ger", "vecdot", "tensor_dot",
@@ -54,7 +56,7 @@ __all__ = [
     "qr", "svd", "eig", "eigvals", "pinv", "lstsq", "lu_unpack", "lu_solve", "geqrf", "orgqr",
     "Cholesky", "CholeskyInverse", "CholeskySolve", "Cross", "Eig", "Ger", "LogMatrixDeterminant",
     "MatrixDeterminant", "MatrixInverse", "MatrixPower", "MatrixSolve", "MatrixTriangularSolve", "Lstsq",
-    "LuSolve", "LuUnpack", "Orgqr", "Qr", "Svd",
+    "LuSolve", "LuUnpack", "Orgqr", "Qr", "Svd", "vector_norm", "matrix_norm", "cond",
 ]
 
 _F32_F64 = (_dt.float32, _dt.float64)
