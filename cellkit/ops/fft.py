@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math as _pymath
 import numbers
+import sys as _sys
 
 import numpy as np
 
@@ -89,9 +90,16 @@ def real(input):
     [1. 3.]
     """
     t = tensor_arg(input, "input", "real")
-    if t.dtype.kind != "complex":
-        return wrap(xp().asarray(t._data, copy=True))
+    if t.dtype.kind != "complex":  # a copy (differentiable: the identity)
+        out = xp().asarray(t._data, copy=True)
+        if _ag._depth == 0 or t._node is None:
+            return wrap(out)
+        return record(out, "Real", _copy_rule, (t,))
     return _real_part(t)
+
+
+def _copy_rule(m, node, g):
+    return (g,)
 
 
 def _real_part(t):
@@ -1307,3 +1315,9 @@ TENSOR_METHODS = {
     "norm": _norms.norm,
     "angle": angle, "conj": conj, "imag": imag, "real": real, "is_complex": is_complex,
 }
+
+# ``cellkit.ops`` installs each family module's TENSOR_METHODS, but there the name ``fft`` is this
+# function (``ops.fft``, as in MindSpore), not this module: the module installs its own.
+from . import _tensor_methods  # noqa: E402
+
+_tensor_methods.install(_sys.modules[__name__])
