@@ -408,7 +408,7 @@ def _resize(a, axes, sizes):
     for axis, n in zip(axes, sizes):
         current = a.shape[axis]
         if n < current:
-            a = a[(slice(None),) * axis + (slice(0, n),)]
+            a = a[(slice(None),) * axis + (slice(0, n), Ellipsis)]
         elif n > current:
             pad_shape = list(a.shape)
             pad_shape[axis] = n - current
@@ -1032,7 +1032,7 @@ def _pad_signal(t, pad, mode):
         if pad > length:
             raise ValueError(f"For 'stft', SYMMETRIC padding of {pad} needs at least {pad} samples, but got {length}")
         index = np.concatenate([np.arange(pad - 1, -1, -1), np.arange(length), np.arange(length - 1, length - 1 - pad, -1)])
-    return getitem(t, (Ellipsis, _backend._current.from_host(index.astype(np.int64))))
+    return getitem(t, (Ellipsis, _index_tensor(index)))
 
 
 def _pad_by_index(t, index):
@@ -1042,7 +1042,11 @@ def _pad_by_index(t, index):
 
     zero = getitem(zeros_like(t), (Ellipsis, slice(0, 1)))
     extended = concat([t, zero], -1)
-    return getitem(extended, (Ellipsis, _backend._current.from_host(index.astype(np.int64))))
+    return getitem(extended, (Ellipsis, _index_tensor(index)))
+
+
+def _index_tensor(index):
+    return wrap(_backend._current.from_host(np.asarray(index, dtype=np.int64)))
 
 
 def _stft(x, n_fft, hop_length, win_length, window, normalized, onesided, return_complex, op):
@@ -1055,7 +1059,7 @@ def _stft(x, n_fft, hop_length, win_length, window, normalized, onesided, return
     frames = 1 + (signal_length - n_fft) // hop_length
     check_allocation(tuple(x.shape[:-1]) + (frames, n_fft, 2), _C128, op)
     index = np.arange(n_fft)[None, :] + hop_length * np.arange(frames)[:, None]
-    framed = getitem(x, (Ellipsis, _backend._current.from_host(index.astype(np.int64))))   # (..., T, n_fft)
+    framed = getitem(x, (Ellipsis, _index_tensor(index)))   # (..., T, n_fft)
     left = (n_fft - win_length) // 2
     if win_length < n_fft:
         window = _pad_by_index(window, np.concatenate([np.full(left, -1), np.arange(win_length),
@@ -1108,7 +1112,7 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     op = "stft"
     t = tensor_arg(x, "x", op)
     if t.ndim not in (1, 2):
-        raise TypeError(f"For '{op}', 'x' must be a 1-D or 2-D Tensor, but got shape {tuple(t.shape)}")
+        raise ValueError(f"For '{op}', 'x' must be a 1-D or 2-D Tensor, but got shape {tuple(t.shape)}")
     if t.dtype not in (_dt.float32, _dt.float64, _C64, _C128):
         raise TypeError(f"For '{op}', 'x' must be a Float32, Float64 or complex Tensor, but got {t.dtype}")
     n_fft = int_arg(n_fft, "n_fft", op, minimum=1)

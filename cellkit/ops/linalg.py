@@ -275,9 +275,9 @@ def bmm(input_x, mat2):
     """Batched matrix product of two tensors with at least 3 dimensions."""
     a = tensor_arg(input_x, "input_x", "bmm")
     b = tensor_arg(mat2, "mat2", "bmm")
-    if a.ndim < 3 or b.ndim < 3:
+    if a.ndim < 2 or b.ndim < 2:  # MindSpore 2.10 multiplies 2-D matrices too
         raise ValueError(
-            f"For 'bmm', both inputs must have at least 3 dimensions, but got shapes {a.shape} and {b.shape}"
+            f"For 'bmm', both inputs must have at least 2 dimensions, but got shapes {a.shape} and {b.shape}"
         )
     return matmul(a, b)
 
@@ -317,10 +317,10 @@ def dot(input, other):
 
     Sums over the last axis of ``input`` and the second-to-last of ``other``:
     the result's shape is ``input.shape[:-1] + other.shape[:-2] + other.shape[-1:]``.
-    Float16 and Float32 only, as in MindSpore.
+    Float inputs only (MindSpore 2.10 also refuses Float64; cellkit takes it).
     """
-    a = _dtype_check(tensor_arg(input, "input", "dot"), "input", "dot", (_dt.float16, _dt.float32))
-    b = _dtype_check(tensor_arg(other, "other", "dot"), "other", "dot", (_dt.float16, _dt.float32))
+    a = _dtype_check(tensor_arg(input, "input", "dot"), "input", "dot", _FLOATS)
+    b = _dtype_check(tensor_arg(other, "other", "dot"), "other", "dot", _FLOATS)
     if a.ndim < 2 or b.ndim < 2:
         raise ValueError(f"For 'dot', 'input' and 'other' must have at least 2 dimensions, but got shapes "
                          f"{tuple(a.shape)} and {tuple(b.shape)}")
@@ -531,7 +531,7 @@ def trace(input):
     op = "trace"
     t = tensor_arg(input, "input", op)
     if t.ndim != 2:
-        raise ValueError(f"For '{op}', 'input' must be 2-D, but got shape {tuple(t.shape)}")
+        raise RuntimeError(f"For '{op}', the rank of 'input' must be 2, but got shape {tuple(t.shape)}")
     if t.dtype is _dt.bool_:
         raise TypeError(f"For '{op}', 'input' of dtype Bool is not supported")
     return _trace(t, 0, 0, 1, op)
@@ -1071,9 +1071,13 @@ def _cholesky_rule(m, node, g):
 
 
 def cholesky_inverse(input_x, upper=False):
-    """``inverse(U U^T)`` (``upper``: ``inverse(U^T U)``) of a 2-D Cholesky factor ``U``."""
+    """``inverse(U U^T)`` (``upper``: ``inverse(U^T U)``) of Cholesky factors ``U`` (batches too).
+
+    MindSpore 2.10's gradient of it disagrees with finite differences of its own
+    forward; cellkit's is the gradient of the function computed.
+    """
     op = "cholesky_inverse"
-    u = _matrix(input_x, "input_x", op, _F32_F64, square=True, ndim=2)
+    u = _matrix(input_x, "input_x", op, _F32_F64, square=True)
     upper = bool_arg(upper, "upper", op)
     _, _shape, _ = _ops()
     ut = _shape.swapaxes(u, -1, -2)
