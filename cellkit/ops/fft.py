@@ -960,9 +960,7 @@ def _int_length(window_length, op):
 def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None):
     """The Hamming window ``alpha - beta cos(2 pi i / (N - 1))`` (Float32 by default).
 
-    A length of 0 or 1 gives Float64 ones, as in MindSpore.  MindSpore 2.10
-    computes Float16 windows wrongly (an ``inf`` in the middle); cellkit
-    computes them in Float64 and rounds.
+    A length of 0 or 1 gives Float64 ones, as in MindSpore.
     """
     op = "hamming_window"
     n = _int_length(window_length, op)
@@ -978,8 +976,6 @@ def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype
 
 def hann_window(window_length, periodic=True, *, dtype=None):
     """The Hann window ``0.5 - 0.5 cos(2 pi i / (N - 1))`` (Float64 by default, as in MindSpore).
-
-    MindSpore 2.10 computes Float16 windows wrongly; cellkit computes them in Float64 and rounds.
     """
     op = "hann_window"
     n = _int_length(window_length, op)
@@ -992,8 +988,6 @@ def hann_window(window_length, periodic=True, *, dtype=None):
 
 def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
     """The Kaiser window ``I0(beta sqrt(1 - (2i/(N-1) - 1)^2)) / I0(beta)`` (Float64 by default).
-
-    MindSpore 2.10 computes Float16 windows wrongly; cellkit computes them in Float64 and rounds.
     """
     op = "kaiser_window"
     if not isinstance(periodic, bool):

@@ -36,6 +36,7 @@ finite differences.
 """
 from __future__ import annotations
 
+import importlib
 import numbers
 
 import numpy as np
@@ -174,9 +175,8 @@ def _ops():
 
 
 def _fft():
-    from . import fft as _fft_mod
-
-    return _fft_mod
+    """The module ``cellkit.ops.fft`` (the package attribute ``fft`` is the function ``ops.fft``)."""
+    return importlib.import_module(".fft", __package__)
 
 
 # ------------------------------------------------------------------ products
