@@ -922,9 +922,38 @@ def _inverse_op(a):
 def _det_rule(m, node, g):
     """d det(A) = det(A) tr(A^-1 dA), so dA = g det(A) A^-T (conjugated for complex inputs)."""
     A, out = node.unpack(m)
-    cplx = _is_complex_value(out)
-    scale = m.expand_dims(m.expand_dims(g * (m.call(xp().conj, _fft().conj, out) if cplx else out), -1), -1)
-    return (scale * _herm(m, m.call(_inv_array, _inverse_op, A), cplx),)
+    inv = m.call(_inv_array, _inverse_op, A)
+    if not _is_complex_value(out):
+        return (m.expand_dims(m.expand_dims(g * out, -1), -1) * m.mT(inv),)
+    scale = _cmul_m(m, g, m.call(xp().conj, _fft().conj, out))
+    return (_cmul_m(m, m.expand_dims(m.expand_dims(scale, -1), -1), _conj_T(m, inv)),)
+
+
+def _cmul_m(m, a, b):
+    """``a * b`` of complex values in the rule namespace (the recorded product's rule conjugates)."""
+    return m.call(_cmul_array, _cmul, a, b)
+
+
+def _cmul_array(a, b):
+    return a * b
+
+
+def _cmul(a, b):
+    """The product of two complex Tensors whose gradients follow the complex convention (``g conj(b)``)."""
+    out = a._data * b._data
+    if _ag._depth == 0 or (a._node is None and b._node is None):
+        return wrap(out)
+    return record(out, "ComplexMul", _cmul_rule, (a, b), (a._data, b._data), (0, 1),
+                  info=(tuple(a.shape), tuple(b.shape)))
+
+
+def _cmul_rule(m, node, g):
+    A, B = node.unpack(m)
+    shape_a, shape_b = node.info
+    conj = _fft().conj
+    ga = m.sum_to(_cmul_m(m, g, m.call(xp().conj, conj, B)), shape_a) if node.inputs[0] is not None else None
+    gb = m.sum_to(_cmul_m(m, g, m.call(xp().conj, conj, A)), shape_b) if node.inputs[1] is not None else None
+    return ga, gb
 
 
 def slogdet(input):
@@ -1315,7 +1344,7 @@ def _eig_rule(m, node, g):
 
 # ------------------------------------------------------------------ pinv, lstsq
 def pinv(x, *, atol=None, rtol=None, hermitian=False):
-    """The Moore-Penrose pseudo-inverse, from the SVD (``hermitian``: from ``eigh`` of the lower triangle).
+    """The Moore-Penrose pseudo-inverse, from the SVD (``hermitian``: of the lower triangle mirrored).
 
     Singular values at most ``max(atol, rtol * largest)`` count as zero;
     ``rtol`` defaults to ``max(m, n) * eps`` (0 when only ``atol`` is given).
@@ -1340,18 +1369,15 @@ def pinv(x, *, atol=None, rtol=None, hermitian=False):
     if hermitian:
         if rows != cols:
             raise ValueError(f"For '{op}', a hermitian 'x' must be square, but got shape {tuple(A.shape)}")
-        lower = A * _tri_mask(rows, cols, A.dtype, -1)
-        sym = lower + _mT(lower) + A * _eye(rows, A.dtype)
-        _finite(sym, "x", op)
-        w, Q = _lapack(op, f"the matrix of shape {tuple(A.shape)} did not converge", xs.linalg.eigh, sym)
-        keep = _above(xs.abs(w), atol, rtol, A.dtype)
-        inv_w = xs.where(keep, 1 / xs.where(keep, w, xs.ones_like(w)), xs.zeros_like(w))
-        out = xs.matmul(Q * xs.expand_dims(inv_w, axis=-2), _mT(Q))
-    else:
-        S, U, V = _svd_arrays(A, False, op)
-        keep = _above(S, atol, rtol, A.dtype)
-        inv_s = xs.where(keep, 1 / xs.where(keep, S, xs.ones_like(S)), xs.zeros_like(S))
-        out = xs.matmul(V * xs.expand_dims(inv_s, axis=-2), _mT(U))
+        # Only the lower triangle is read: mirror it (differentiably, so the gradient lands there too).
+        _math, _shape, _ = _ops()
+        lower = _math.mul(t, wrap(_tri_mask(rows, cols, A.dtype, -1)))
+        t = _math.add(_math.add(lower, _shape.swapaxes(lower, -1, -2)), _math.mul(t, wrap(_eye(rows, A.dtype))))
+        A = t._data
+    S, U, V = _svd_arrays(A, False, op)
+    keep = _above(S, atol, rtol, A.dtype)
+    inv_s = xs.where(keep, 1 / xs.where(keep, S, xs.ones_like(S)), xs.zeros_like(S))
+    out = xs.matmul(V * xs.expand_dims(inv_s, axis=-2), _mT(U))
     if out.dtype != A.dtype:
         out = xs.astype(out, A.dtype)
     if _ag._depth == 0 or t._node is None:
