@@ -393,6 +393,8 @@ def _nd_args(t, s, dim, op, default_dim):
     if s is not None and len(s) > ndim:
         raise ValueError(f"For '{op}', 's' {s} names more dimensions than 'input' has (shape {tuple(t.shape)})")
     axes = _axis_list(dim, ndim, op)
+    if not axes:
+        raise ValueError(f"For '{op}', 'dim' must name at least one dimension, but got {tuple(dim)!r}")
     return axes, s
 
 
@@ -443,7 +445,7 @@ def _c2c_array(a, axes, sizes, inverse, norm, out_sizes):
 
 
 def _c2c(t, axes, sizes, inverse, norm, out_sizes=None):
-    """A complex DFT over ``axes`` of lengths ``sizes`` (the input cut or padded first), cut or padded to ``out_sizes``."""
+    """A complex DFT over ``axes`` of lengths ``sizes`` (the input cut or padded first), then cut or padded."""
     out_sizes = sizes if out_sizes is None else out_sizes
     out = _c2c_array(t._data, axes, sizes, inverse, norm, out_sizes)
     if _ag._depth == 0 or t._node is None:
@@ -798,7 +800,7 @@ def _frequencies(n, d, dtype, op, half):
         raise TypeError(f"For '{op}', 'd' must be a float, but got {describe(d)}")
     target = _dt.float32 if dtype is None else dtype_arg(dtype, "dtype", op)
     length = n // 2 + 1 if half else n
-    check_allocation((length,), target, op)
+    check_allocation((length,), target, op, given=f"'n' = {n}")
     host = np.fft.rfftfreq(n, float(d)) if half else np.fft.fftfreq(n, float(d))
     with np.errstate(all="ignore"):
         return wrap(_backend._current.from_host(host.astype(target.to_backend(np))))
@@ -881,7 +883,8 @@ def _window_tensor_length(window_length, op):
     if window_length.dtype not in (_dt.int32, _dt.int64):
         raise TypeError(f"For '{op}', 'window_length' must be an Int32 or Int64 Tensor, but got {window_length.dtype}")
     if window_length.ndim != 0:
-        raise ValueError(f"For '{op}', 'window_length' must be a 0-d Tensor, but got shape {tuple(window_length.shape)}")
+        raise ValueError(f"For '{op}', 'window_length' must be a 0-d Tensor, but got shape "
+                         f"{tuple(window_length.shape)}")
     n = int(_backend._current.to_host(window_length._data))
     if not 0 <= n <= _WINDOW_LIMIT:
         raise ValueError(f"For '{op}', 'window_length' must be in [0, {_WINDOW_LIMIT}], but got {n}")
@@ -1010,8 +1013,9 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
 _PAD_MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
 
 
-def _pad_signal(t, pad, mode):
-    """``t`` padded by ``pad`` on both ends of its last axis (reflect / symmetric / zeros), differentiably."""
+def _pad_signal(t, n_fft, mode):
+    """``t`` padded by ``n_fft // 2`` on both ends of its last axis (reflect / symmetric / zeros), differentiably."""
+    pad = n_fft // 2
     from .shape import getitem
 
     length = t.shape[-1]
@@ -1019,13 +1023,15 @@ def _pad_signal(t, pad, mode):
         return _pad_by_index(t, np.concatenate([np.full(pad, -1), np.arange(length), np.full(pad, -1)]))
     if mode == "REFLECT":
         if pad >= length:
-            raise ValueError(f"For 'stft', REFLECT padding of {pad} needs a signal longer than {pad}, but got "
-                             f"{length} samples")
+            raise ValueError(f"For 'stft', REFLECT padding of n_fft // 2 = {pad} ('n_fft' = {n_fft}) needs a signal "
+                             f"longer than {pad}, but 'x' of shape {tuple(t.shape)} has {length} samples")
         index = np.concatenate([np.arange(pad, 0, -1), np.arange(length), np.arange(length - 2, length - 2 - pad, -1)])
     else:
         if pad > length:
-            raise ValueError(f"For 'stft', SYMMETRIC padding of {pad} needs at least {pad} samples, but got {length}")
-        index = np.concatenate([np.arange(pad - 1, -1, -1), np.arange(length), np.arange(length - 1, length - 1 - pad, -1)])
+            raise ValueError(f"For 'stft', SYMMETRIC padding of n_fft // 2 = {pad} ('n_fft' = {n_fft}) needs at "
+                             f"least {pad} samples, but 'x' of shape {tuple(t.shape)} has {length}")
+        index = np.concatenate([np.arange(pad - 1, -1, -1), np.arange(length),
+                                np.arange(length - 1, length - 1 - pad, -1)])
     return getitem(t, (Ellipsis, _index_tensor(index)))
 
 
@@ -1049,7 +1055,8 @@ def _stft(x, n_fft, hop_length, win_length, window, normalized, onesided, return
 
     signal_length = x.shape[-1]
     if n_fft > signal_length:
-        raise ValueError(f"For '{op}', 'n_fft' ({n_fft}) must not exceed the signal length {signal_length}")
+        raise ValueError(f"For '{op}', 'n_fft' ({n_fft}) must not exceed the length of the (padded) signal, "
+                         f"{signal_length} samples (shape {tuple(x.shape)})")
     frames = 1 + (signal_length - n_fft) // hop_length
     check_allocation(tuple(x.shape[:-1]) + (frames, n_fft, 2), _C128, op)
     index = np.arange(n_fft)[None, :] + hop_length * np.arange(frames)[:, None]
@@ -1116,6 +1123,8 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     win_length = n_fft if win_length is None else int_arg(win_length, "win_length", op, minimum=1)
     if win_length > n_fft:
         raise ValueError(f"For '{op}', 'win_length' ({win_length}) must not exceed 'n_fft' ({n_fft})")
+    padded = t.shape[-1] + (2 * (n_fft // 2) if center else 0)
+    check_allocation(tuple(t.shape[:-1]) + (max(padded, n_fft),), _C128, op, given=f"'n_fft' = {n_fft}")
     for name, flag in (("center", center), ("normalized", normalized)):
         bool_arg(flag, name, op)
     if not isinstance(pad_mode, str):
@@ -1138,7 +1147,7 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     if onesided and complex_input:
         raise ValueError(f"For '{op}', 'onesided' must be False for complex input")
     if center:
-        t = _pad_signal(t, n_fft // 2, pad_mode)
+        t = _pad_signal(t, n_fft, pad_mode)
     return _stft(t, n_fft, hop_length, win_length, window, normalized, onesided, return_complex, op)
 
 
@@ -1229,7 +1238,7 @@ class BlackmanWindow(Primitive):
 
 
 class HammingWindow(Primitive):
-    """``HammingWindow(periodic=True, alpha=0.54, beta=0.46, dtype=mindspore.float32)(length)``: a 1-D one-element length."""
+    """``HammingWindow(periodic=True, alpha=0.54, beta=0.46, dtype=mindspore.float32)(length)``, length 1-D."""
 
     @prim_attr_register
     def __init__(self, periodic=True, alpha=0.54, beta=0.46, dtype=_dt.float32):

@@ -564,12 +564,12 @@ def _trace_rule(m, node, g):
 
 
 # -- scaled sums of products: addmm, addbmm, baddbmm, addmv, addr
-def _scale_args(beta, alpha, op, integral, strict_ints=False):
+def _scale_args(beta, alpha, op, integral, strict_ints=False, dtype=None):
     for name, value in (("beta", beta), ("alpha", alpha)):
         _scalar_arg(value, name, op)
         if strict_ints and integral and isinstance(value, float):
-            raise TypeError(f"For '{op}', for inputs of type not FloatTensor or DoubleTensor, '{name}' must be an "
-                            f"integer, but got {value!r}")
+            raise TypeError(f"For '{op}', for inputs of a dtype that is not float ('batch1' is {dtype}), "
+                            f"'{name}' must be an integer, but got {value!r}")
 
 
 def _scaled_sum(base, product, beta, alpha, op):
@@ -603,18 +603,19 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         raise ValueError(f"For '{op}', 'mat1' and 'mat2' must be 2-D, but got shapes {tuple(a.shape)} and "
                          f"{tuple(b.shape)}")
     product = matmul(a, b)
-    _check_base(base, product, op)
+    _check_base(base, product, op, factors=(("mat1", a), ("mat2", b)))
     return _scaled_sum(base, product, beta, alpha, op)
 
 
-def _check_base(base, product, op, name="input"):
+def _check_base(base, product, op, name="input", factors=()):
     try:
         shape = np.broadcast_shapes(tuple(base.shape), tuple(product.shape))
     except ValueError:
         shape = None
     if shape != tuple(product.shape):
-        raise ValueError(f"For '{op}', '{name}' of shape {tuple(base.shape)} must broadcast to the product's shape "
-                         f"{tuple(product.shape)}")
+        of = " and ".join(f"'{n}' of shape {tuple(t.shape)}" for n, t in factors)
+        raise ValueError(f"For '{op}', '{name}' of shape {tuple(base.shape)} must broadcast to the shape "
+                         f"{tuple(product.shape)} of the product" + (f" of {of}" if of else ""))
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
@@ -631,7 +632,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     product = matmul(a, b)
     if product.ndim == 3:
         product = _reduce.sum(product, 0)
-    _check_base(base, product, op)
+    _check_base(base, product, op, factors=(("batch1", a), ("batch2", b)))
     return _scaled_sum(base, product, beta, alpha, op)
 
 
@@ -641,12 +642,12 @@ def baddbmm(input, batch1, batch2, beta=1, alpha=1):
     base = tensor_arg(input, "input", op)
     a = tensor_arg(batch1, "batch1", op)
     b = tensor_arg(batch2, "batch2", op)
-    _scale_args(beta, alpha, op, a.dtype.kind in ("int", "uint", "bool"), strict_ints=True)
+    _scale_args(beta, alpha, op, a.dtype.kind in ("int", "uint", "bool"), strict_ints=True, dtype=a.dtype)
     if a.ndim not in (2, 3) or b.ndim != a.ndim:
         raise ValueError(f"For '{op}', 'batch1' and 'batch2' must be 3-D, but got shapes {tuple(a.shape)} and "
                          f"{tuple(b.shape)}")
     product = matmul(a, b)
-    _check_base(base, product, op)
+    _check_base(base, product, op, factors=(("batch1", a), ("batch2", b)))
     return _scaled_sum(base, product, beta, alpha, op)
 
 
@@ -655,8 +656,9 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     op = "addmv"
     base = tensor_arg(input, "input", op)
     _scale_args(beta, alpha, op, base.dtype.kind in ("int", "uint", "bool"))
-    product = mv(tensor_arg(mat, "mat", op), tensor_arg(vec, "vec", op))
-    _check_base(base, product, op)
+    m_t, v_t = tensor_arg(mat, "mat", op), tensor_arg(vec, "vec", op)
+    product = mv(m_t, v_t)
+    _check_base(base, product, op, factors=(("mat", m_t), ("vec", v_t)))
     return _scaled_sum(base, product, beta, alpha, op)
 
 
@@ -671,7 +673,7 @@ def addr(x, vec1, vec2, *, beta=1, alpha=1):
         raise ValueError(f"For '{op}', 'vec1' and 'vec2' must be 1-D, but got shapes {tuple(a.shape)} and "
                          f"{tuple(b.shape)}")
     product = outer(a, b)
-    _check_base(base, product, op, "x")
+    _check_base(base, product, op, "x", factors=(("vec1", a), ("vec2", b)))
     return _scaled_sum(base, product, beta, alpha, op)
 
 
@@ -742,14 +744,16 @@ def inverse(input):
 
 def _inverse(t, op="inverse"):
     A = t._data
-    out = _lapack(op, f"the matrix of shape {tuple(A.shape)} is singular", xp().linalg.inv, A)
+    out = _lapack(op, f"the matrix 'input' of shape {tuple(A.shape)} must be invertible, but it is singular",
+                  xp().linalg.inv, A)
     if _ag._depth == 0 or t._node is None:
         return wrap(out)
     return record(out, "MatrixInverse", _inverse_rule, (t,), (out,), (OUTPUT,))
 
 
 def _inv_array(a):
-    return _lapack("inverse", f"the matrix of shape {tuple(a.shape)} is singular", xp().linalg.inv, a)
+    return _lapack("inverse", f"the matrix of shape {tuple(a.shape)} must be invertible, but it is singular",
+                   xp().linalg.inv, a)
 
 
 def _herm(m, x, cplx):
@@ -777,7 +781,8 @@ def _solve(a, b, op="matrix_solve"):
         A = x.broadcast_to(A, batch + tuple(A.shape[-2:]))
     if tuple(B.shape[:-2]) != batch:
         B = x.broadcast_to(B, batch + tuple(B.shape[-2:]))
-    out = _lapack(op, f"the matrix of shape {tuple(a.shape)} is singular", x.linalg.solve, A, B)
+    out = _lapack(op, f"the matrix of shape {tuple(a.shape)} must be invertible, but it is singular",
+                  x.linalg.solve, A, B)
     if _ag._depth == 0 or (a._node is None and b._node is None):
         return wrap(out)
     return record(out, "MatrixSolve", _solve_rule, (a, b), (a._data, out), (0, OUTPUT),
@@ -789,7 +794,8 @@ def _solve_array(a, b):
     batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
     a = x.broadcast_to(a, batch + tuple(a.shape[-2:]))
     b = x.broadcast_to(b, batch + tuple(b.shape[-2:]))
-    return _lapack("matrix_solve", f"the matrix of shape {tuple(a.shape)} is singular", x.linalg.solve, a, b)
+    return _lapack("matrix_solve", f"the matrix of shape {tuple(a.shape)} must be invertible, but it is singular",
+                   x.linalg.solve, a, b)
 
 
 def _solve_op(a, b):
@@ -1594,6 +1600,9 @@ def ormqr(input, input2, input3, left=True, transpose=False):
     transpose = bool_arg(transpose, "transpose", op)
     _same_dtype(y, tau, op, ("self", "input2"))
     _same_dtype(y, other, op, ("self", "input3"))
+    if tau.ndim != y.ndim - 1:
+        raise ValueError(f"For '{op}', 'input2' must have {y.ndim - 1} dimensions for 'self' of shape "
+                         f"{tuple(y.shape)}, but got shape {tuple(tau.shape)}")
     rows = y.shape[-2]
     need = other.shape[-2] if left else other.shape[-1]
     if need != rows or tau.shape[-1] > min(rows, y.shape[-1]):
@@ -1786,7 +1795,7 @@ class Qr(Primitive):
 
 
 class Svd(Primitive):
-    """``Svd(full_matrices=False, compute_uv=True)(a)``: ``(s, u, v)``; without ``compute_uv`` u and v are zeros (1,)."""
+    """``Svd(full_matrices=False, compute_uv=True)(a)``: ``(s, u, v)``; without ``compute_uv``, u and v are zeros."""
 
     @prim_attr_register
     def __init__(self, full_matrices=False, compute_uv=True):

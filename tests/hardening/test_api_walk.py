@@ -451,6 +451,64 @@ NOT_BUILT = {"DType", "Cell", "LossBase", "Optimizer", "LearningRateSchedule", "
 NO_CALL = {"nn.CellList", "nn.CellDict", "nn.Buffer", "nn.Optimizer", "ops.Shape", "ops.Rank", "ops.Size"}
 # Cell-call entries whose call signature is ``*inputs``: the pseudo-parameters above say what they take.
 
+# Linear algebra, Fourier transforms, complex numbers: matrices a call can factorise (F(3, 3) is singular).
+def _mat(rows, dtype=np.float32):
+    return lambda: ms.Tensor(np.array(rows, dtype=dtype))
+
+
+_SQUARE = _mat([[2.0, 0.5, -0.25], [0.75, 1.5, 0.5], [-0.5, 0.25, 1.75]])
+_SPD = _mat([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]])
+_LOWER = _mat([[2.0, 0.0, 0.0], [0.5, 1.5, 0.0], [-0.25, 0.75, 1.25]])
+_UPPER = _mat([[2.0, 0.5, -0.25], [0.0, 1.5, 0.75], [0.0, 0.0, 1.25]])
+_PIVOTS = _mat([2, 3, 3], np.int32)
+_COMPLEX = _mat([[1 + 2j, -0.5 + 0.25j, 3 - 1j], [0.5j, 2.0, -1 - 1j]], np.complex64)
+EXAMPLES.update({
+    "ops.Cholesky()": {"input_x": _SPD}, "ops.CholeskyInverse()": {"x": _LOWER},
+    "ops.CholeskySolve()": {"x1": lambda: F(3, 2), "x2": _LOWER},
+    "ops.Cross()": {"x1": lambda: F(2, 3), "x2": lambda: F(2, 3) * 2}, "ops.Eig()": {"x": _SQUARE},
+    "ops.Ger()": {"x1": lambda: F(3), "x2": lambda: F(2)}, "ops.LogMatrixDeterminant()": {"x": _SQUARE},
+    "ops.MatrixDeterminant()": {"x": _SQUARE}, "ops.MatrixInverse()": {"x": _SQUARE},
+    "ops.MatrixPower()": {"x": _SQUARE}, "ops.MatrixSolve()": {"matrix": _SQUARE, "rhs": lambda: F(3, 2)},
+    "ops.MatrixTriangularSolve()": {"matrix": _LOWER, "rhs": lambda: F(3, 2)},
+    "ops.Lstsq()": {"x": lambda: F(3, 2) + _mat([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])(), "b": lambda: F(3, 1)},
+    "ops.LuSolve()": {"x": lambda: F(3, 1), "lu_data": _SQUARE, "lu_pivots": _PIVOTS},
+    "ops.LuUnpack()": {"LU_data": _SQUARE, "LU_pivots": _PIVOTS},
+    "ops.Orgqr()": {"x": lambda: F(3, 2), "tau": lambda: F(2)}, "ops.Svd()": {"a": lambda: F(3, 2)},
+    "ops.STFT": {"n_fft": lambda: 4, "hop_length": lambda: 2, "win_length": lambda: 4, "normalized": lambda: False,
+                 "onesided": lambda: True, "return_complex": lambda: True},
+    "ops.STFT()": {"x": lambda: F(10), "window": lambda: F(4)},
+    "ops.FFTWithSize": {"signal_ndim": lambda: 1, "inverse": lambda: False, "real": lambda: True},
+    "ops.BartlettWindow()": {"window_length": _mat(5, np.int32)},
+    "ops.BlackmanWindow()": {"window_length": _mat(5, np.int32)},
+    "ops.HammingWindow()": {"length": _mat([5], np.int32)}, "ops.ComplexAbs()": {"x": _COMPLEX},
+    "ops.Angle()": {"input": _COMPLEX}, "ops.Complex()": {"real": lambda: F(2, 3), "imag": lambda: F(2, 3)},
+    "ops.Polar()": {"abs": lambda: F(2, 3), "angle": lambda: F(2, 3)},
+    "Tensor.addbmm": {"@receiver": lambda: F(2, 2), "batch1": lambda: F(3, 2, 3), "batch2": lambda: F(3, 3, 2)},
+    "Tensor.addmm": {"mat1": lambda: F(2, 4), "mat2": lambda: F(4, 3)},
+    "Tensor.addmm_": {"mat1": lambda: F(2, 4), "mat2": lambda: F(4, 3)},
+    "Tensor.addmv": {"@receiver": lambda: F(2), "mat": lambda: F(2, 3), "vec": lambda: F(3)},
+    "Tensor.addr": {"vec1": lambda: F(2), "vec2": lambda: F(3)},
+    "Tensor.baddbmm": {"@receiver": lambda: F(2, 2, 2), "batch1": lambda: F(2, 2, 3), "batch2": lambda: F(2, 3, 2)},
+    "Tensor.bmm": {"@receiver": lambda: F(2, 2, 3), "mat2": lambda: F(2, 3, 2)},
+    "Tensor.mm": {"mat2": lambda: F(3, 2)}, "Tensor.dot": {"other": lambda: F(3, 2)},
+    "Tensor.outer": {"vec2": lambda: F(3)}, "Tensor.ger": {"@receiver": lambda: F(3), "vec2": lambda: F(2)},
+    "Tensor.lu_solve": {"@receiver": lambda: F(3, 1), "LU_data": _SQUARE, "LU_pivots": _PIVOTS},
+    "Tensor.matrix_determinant": {"@receiver": _SQUARE}, "Tensor.det": {"@receiver": _SQUARE},
+    "Tensor.slogdet": {"@receiver": _SQUARE}, "Tensor.log_matrix_determinant": {"@receiver": _SQUARE},
+    "Tensor.logdet": {"@receiver": _SPD}, "Tensor.inverse": {"@receiver": _SQUARE},
+    "Tensor.eigvals": {"@receiver": _SQUARE}, "Tensor.matrix_power": {"@receiver": _SQUARE, "n": lambda: 2},
+    "Tensor.angle": {"@receiver": _COMPLEX},
+    "Tensor.orgqr": {"@receiver": lambda: F(3, 2), "input2": lambda: F(2)},
+    "Tensor.ormqr": {"@receiver": lambda: F(3, 2), "input2": lambda: F(2), "input3": lambda: F(3, 2)},
+    "Tensor.cholesky": {"@receiver": _SPD}, "Tensor.cholesky_inverse": {"@receiver": _LOWER},
+    "Tensor.cholesky_solve": {"@receiver": lambda: F(3, 2), "input2": _LOWER},
+    "Tensor.triangular_solve": {"@receiver": lambda: F(3, 2), "A": _UPPER},
+})
+BUILD.update({
+    "ops.MatrixPower": lambda: ops.MatrixPower(2), "ops.STFT": lambda: ops.STFT(4, 2, 4, False, True, True),
+    "ops.FFTWithSize": lambda: ops.FFTWithSize(1, False, True),
+})
+
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {
     "Tensor.__getitem__": (IndexError,), "Tensor.__setitem__": (IndexError,),  # MindSpore: index out of range

@@ -36,6 +36,7 @@ OPS = [
                             Sample((np.array(1 + 2j, np.complex64),), label="zero_d")),
            ref=lambda z: np.stack([z.real, z.imag], -1),
            bad=(Bad("float", (Arr((2,)),)),)),
-    OpInfo("is_complex", (Sample((Z,)), Sample((Arr((2,)),), label="float"), Sample((Arr((2,), "int32"),), label="int32")),
+    OpInfo("is_complex", (Sample((Z,)), Sample((Arr((2,)),), label="float"),
+                          Sample((Arr((2,), "int32"),), label="int32")),
            strict=False, bad=(Bad("list", ([1.0, 2.0],)),)),
 ]

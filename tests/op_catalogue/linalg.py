@@ -28,7 +28,7 @@ TALL = M([[1.0, 0.5], [0.25, 2.0], [1.5, -0.75]])                          # 3 x
 WIDE = M([[1.0, 0.25, -0.5], [0.5, 1.5, 0.75]])                            # 2 x 3, full rank
 BATCH = M([[[2.0, 0.5], [0.25, 1.5]], [[1.25, -0.5], [0.75, 2.0]]])         # 2 x 2 x 2
 LOWER3 = M([[2.0, 0.0, 0.0], [0.5, 1.5, 0.0], [-0.25, 0.75, 1.25]])        # a Cholesky-style factor
-NO_TIES = M([[2.0, 0.5], [-0.25, 1.25]])                                   # no ties among its (or its inverse's) row / column sums
+NO_TIES = M([[2.0, 0.5], [-0.25, 1.25]])                                   # no ties in its (its inverse's) row/column sums
 RHS = M([[1.0, -0.5], [0.25, 2.0], [-1.5, 0.75]])                          # 3 x 2 right-hand sides
 
 
@@ -122,7 +122,8 @@ OPS = [
                      Sample((Arr((3,), "float64"), Arr((3,), "float64")), label="float64")),
            ref=lambda a, b, dim=None: np.cross(a, b, axis=0 if dim is None else dim), method="cross",
            primitive=lambda ops, a, b, dim=None: ops.Cross(dim=-65530 if dim is None else dim)(a, b),
-           bad=(Bad("no_length_3", (Arr((2, 2)), Arr((2, 2)))), Bad("dim_not_3", (Arr((3, 2)), Arr((3, 2))), {"dim": 1}))),
+           bad=(Bad("no_length_3", (Arr((2, 2)), Arr((2, 2)))),
+                Bad("dim_not_3", (Arr((3, 2)), Arr((3, 2))), {"dim": 1}))),
     OpInfo("trace", (Sample((Arr((3, 3)),), grad=(0,)),
                      Sample((Arr((2, 3)),), grad=(0,), label="rectangular"),
                      Sample((Arr((2, 2), "int32", -3, 3),), label="int32"),
@@ -197,7 +198,8 @@ OPS = [
                             Sample((M(SQ2, "float64"), M([[1.0], [2.0]], "float64")), label="float64")),
            ref=lambda a, b, adjoint=False: np.linalg.solve(np.swapaxes(a, -1, -2) if adjoint else a, b),
            primitive=lambda ops, a, b, adjoint=False: ops.MatrixSolve(adjoint)(a, b),
-           bad=(Bad("rank_mismatch", (SQ3, M([1.0, 2.0, 3.0]))), Bad("mixed_dtypes", (SQ2, M([[1.0], [2.0]], "float64"))))),
+           bad=(Bad("rank_mismatch", (SQ3, M([1.0, 2.0, 3.0]))),
+                Bad("mixed_dtypes", (SQ2, M([[1.0], [2.0]], "float64"))))),
     OpInfo("cholesky", (Sample((SPD3,)),
                         Sample((SPD3,), {"upper": True}, label="upper"),
                         Sample((M([SPD2, [[3.0, 1.0], [1.0, 2.5]]]),), label="batch"),
@@ -212,7 +214,8 @@ OPS = [
                                 Sample((LOWER3.T.copy(),), {"upper": True}, label="upper"),
                                 Sample((M([[[2.0, 0.0], [1.0, 1.0]], [[1.5, 0.0], [-0.5, 2.0]]]),), label="batch"),
                                 Sample((M([[2.0, 0.0], [1.0, 1.0]], "float64"),), label="float64")),
-           ref=lambda u, upper=False: np.linalg.inv(np.swapaxes(u, -1, -2) @ u if upper else u @ np.swapaxes(u, -1, -2)),
+           ref=lambda u, upper=False: np.linalg.inv(np.swapaxes(u, -1, -2) @ u if upper
+                                                    else u @ np.swapaxes(u, -1, -2)),
            method="cholesky_inverse",
            mindspore_wrong={"batch": "MindSpore 2.10 documents 2-D input only; given a batch it returns wrong values "
                                      "for the matrices after the first"},
