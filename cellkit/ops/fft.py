@@ -233,7 +233,7 @@ def angle(input):
 
     >>> import cellkit as ms
     >>> print(angle(ms.Tensor([1j])))
-    [1.5707964]
+    [1.57079633]
     """
     t = tensor_arg(input, "input", "angle")
     if t.dtype.kind != "complex":
