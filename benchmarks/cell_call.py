@@ -1,69 +1,56 @@
-"""Calling a Cell: cellkit against the raw NumPy floor (and PyTorch when installed).
+"""Calling a Cell: this tree against an earlier commit, the raw NumPy floor and PyTorch, in one run.
 
-Run:  python benchmarks/cell_call.py
+Run:  python benchmarks/cell_call.py [--base 9e3781c] [--rounds 5]
 
-Measured in one process with one timer (best of several repeats):
+Each workload is timed with the ``cellkit`` of ``--base`` (by default the
+commit before the Cell was composed of parts and stages) and with this
+tree, alternating in fresh processes (``benchmarks/against_base.py``); the
+floor and PyTorch are timed in the same processes.  Workloads:
 
 1. ``nn.Dense(64, 64)`` on a batch of 1, against ``x @ W.T + b`` in NumPy.
 2. A 10-layer ``SequentialCell`` of Dense(64, 64) + ReLU, against the same
-   ten matmuls, adds and ``np.maximum`` in NumPy.
+   ten matmuls, adds and ``np.maximum`` in NumPy, and against PyTorch's
+   ``nn.Sequential`` of ``nn.Linear`` + ``nn.ReLU`` (if torch is importable).
 3. The price of hook support: calling the Cell (``dense(x)``, whose
-   ``__call__`` checks one flag before going to ``construct``) against an
-   object whose ``__call__`` forwards to the same ``construct`` with no hook
-   machinery at all.
-4. PyTorch's ``nn.Linear`` / ``nn.Sequential`` on the same shapes, if torch
-   is importable (skipped otherwise).
+   ``__call__`` checks one attribute before going to ``construct``) against
+   an object whose ``__call__`` forwards to the same ``construct`` with no
+   hook machinery at all.
+4. The slow path: a Dense with one forward hook, and one under ``to_float``.
 
-Goals: Dense at most 2x its floor, the 10-layer stack at most 2x its floor,
-and no measurable cost for hook support when no hook is registered.
+Goals: Dense at most 2x its floor, hook support at most 1.05x a bare call.
 """
 from __future__ import annotations
 
+import argparse
 import timeit
 
-import numpy as np
+import against_base
 
-import cellkit as ms
-from cellkit import nn
-
+DEFAULT_BASE = "9e3781c"  # the last commit before the composed Cell (issue 15)
 REPEATS = 9
 
 
-def best_time(fn, number):
-    return min(timeit.repeat(fn, number=number, repeat=REPEATS)) / number
+def _best(fn, number):
+    return min(timeit.repeat(fn, number=number, repeat=REPEATS)) / number * 1e6
 
 
-def main():
+def measure():
+    """Microseconds per call for every workload, with the cellkit found on sys.path."""
+    import numpy as np
+
+    import cellkit as ms
+    from cellkit import nn
+
     ms.set_seed(0)
-    rows = []
-
-    def compare(label, floor, ours, number):
-        t_floor, t_ours = best_time(floor, number), best_time(ours, number)
-        rows.append((label, t_floor * 1e6, t_ours * 1e6, t_ours / t_floor))
-
-    # 1. one Dense layer, batch 1
+    out = {}
     dense = nn.Dense(64, 64)
     x_host = np.random.default_rng(0).standard_normal((1, 64)).astype(np.float32)
     x = ms.Tensor(x_host)
     w, b = dense.weight.asnumpy(), dense.bias.asnumpy()
-    compare("Dense(64,64) batch 1", lambda: x_host @ w.T + b, lambda: dense(x), 20000)
+    dense(x)  # the first call checks names; time the calls after it
+    out["numpy x @ W.T + b"] = _best(lambda: x_host @ w.T + b, 20000)
+    out["Dense(64,64) call"] = _best(lambda: dense(x), 20000)
 
-    # 2. ten Dense + ReLU layers
-    layers = []
-    for _ in range(10):
-        layers += [nn.Dense(64, 64), nn.ReLU()]
-    stack = nn.SequentialCell(layers)
-    weights = [(c.weight.asnumpy(), c.bias.asnumpy()) for c in stack if isinstance(c, nn.Dense)]
-
-    def numpy_stack():
-        h = x_host
-        for wi, bi in weights:
-            h = np.maximum(h @ wi.T + bi, 0)
-        return h
-
-    compare("10 x (Dense+ReLU) batch 1", numpy_stack, lambda: stack(x), 2000)
-
-    # 3. hook support: Cell.__call__ against a call with no hook machinery at all
     class NoHookSupport:
         def __init__(self, cell):
             self.construct = cell.construct
@@ -72,29 +59,73 @@ def main():
             return self.construct(*args, **kwargs)
 
     bare = NoHookSupport(dense)
-    compare("hook support: dense(x) vs bare call", lambda: bare(x), lambda: dense(x), 20000)
+    out["bare call (no hook support)"] = _best(lambda: bare(x), 20000)
 
-    print(f"cellkit {ms.__version__} on {ms.backend.current().name}; numpy {np.__version__}")
-    print(f"{'case':36s} {'floor us':>9s} {'cellkit us':>11s} {'ratio':>7s}")
-    for label, t_floor, t_ours, ratio in rows:
-        print(f"{label:36s} {t_floor:9.2f} {t_ours:11.2f} {ratio:6.2f}x")
+    layers = []
+    for _ in range(10):
+        layers += [nn.Dense(64, 64), nn.ReLU()]
+    stack = nn.SequentialCell(layers)
+    stack(x)
+    weights = [(c.weight.asnumpy(), c.bias.asnumpy()) for c in stack if isinstance(c, nn.Dense)]
+
+    def numpy_stack():
+        h = x_host
+        for wi, bi in weights:
+            h = np.maximum(h @ wi.T + bi, 0)
+        return h
+
+    out["numpy 10 x (matmul+add+max)"] = _best(numpy_stack, 2000)
+    out["10 x (Dense+ReLU) call"] = _best(lambda: stack(x), 2000)
+
+    hooked = nn.Dense(64, 64)
+    hooked.register_forward_hook(lambda cell, inputs, output: None)
+    hooked(x)
+    out["Dense + forward hook"] = _best(lambda: hooked(x), 5000)
+    half = nn.Dense(64, 64).to_float(ms.float16)
+    half(x)
+    out["Dense to_float(float16)"] = _best(lambda: half(x), 5000)
 
     try:
         import torch
     except ImportError:
-        print("PyTorch not installed: peer comparison skipped")
-        return
+        return out
     torch.set_num_threads(1)
     with torch.no_grad():
-        linear = torch.nn.Linear(64, 64)
         xt = torch.from_numpy(x_host)
-        t_floor = best_time(lambda: x_host @ w.T + b, 20000)
-        t_torch = best_time(lambda: linear(xt), 20000)
+        linear = torch.nn.Linear(64, 64)
         seq = torch.nn.Sequential(*[m for _ in range(10) for m in (torch.nn.Linear(64, 64), torch.nn.ReLU())])
-        t_seq_floor = best_time(numpy_stack, 2000)
-        t_seq = best_time(lambda: seq(xt), 2000)
-    print(f"{'torch nn.Linear(64,64) batch 1':36s} {t_floor * 1e6:9.2f} {t_torch * 1e6:11.2f} {t_torch / t_floor:6.2f}x")
-    print(f"{'torch 10 x (Linear+ReLU) batch 1':36s} {t_seq_floor * 1e6:9.2f} {t_seq * 1e6:11.2f} {t_seq / t_seq_floor:6.2f}x")
+        out["torch Linear(64,64)"] = _best(lambda: linear(xt), 20000)
+        out["torch 10 x (Linear+ReLU)"] = _best(lambda: seq(xt), 2000)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default=DEFAULT_BASE)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure:
+        against_base.report_child(measure)
+        return
+    best = against_base.compare(__file__, args.base, args.rounds)
+    base, this = best["base"], best["this"]
+    print(f"Cell call cost: this tree against {args.base} (best of {args.rounds} alternating rounds)")
+    print(f"{'workload':32s} {'base us':>9s} {'this us':>9s} {'this/base':>10s}")
+    for key in base:
+        print(f"{key:32s} {base[key]:9.2f} {this[key]:9.2f} {this[key] / base[key]:9.3f}x")
+    print()
+    print(f"{'ratio':48s} {'base':>7s} {'this':>7s}")
+    ratios = [
+        ("Dense call / NumPy floor (goal <= 2x)", "Dense(64,64) call", "numpy x @ W.T + b"),
+        ("hook support: dense(x) / bare call (goal <= 1.05x)", "Dense(64,64) call", "bare call (no hook support)"),
+        ("10 x (Dense+ReLU) / NumPy floor", "10 x (Dense+ReLU) call", "numpy 10 x (matmul+add+max)"),
+        ("10 x (Dense+ReLU) / PyTorch", "10 x (Dense+ReLU) call", "torch 10 x (Linear+ReLU)"),
+        ("Dense call / PyTorch Linear", "Dense(64,64) call", "torch Linear(64,64)"),
+    ]
+    for label, ours, reference in ratios:
+        if reference in base:
+            print(f"{label:48s} {base[ours] / base[reference]:6.2f}x {this[ours] / this[reference]:6.2f}x")
 
 
 if __name__ == "__main__":

@@ -23,12 +23,11 @@ It prints microseconds for both and the ratio this/base; the goal is within
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
-import tempfile
 import timeit
+
+import against_base
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_BASE = "49e1973"  # the last commit before the op pattern and higher-order gradients
@@ -77,21 +76,6 @@ def measure():
     return out
 
 
-def _extract(ref, into):
-    archive = subprocess.run(["git", "-C", ROOT, "archive", ref, "cellkit"], check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
-
-
-def _run_child(tree):
-    env = dict(os.environ, PYTHONPATH=tree, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
-    result = subprocess.run([sys.executable, __file__, "--measure"], env=env, capture_output=True, text=True,
-                            check=True)
-    payload = json.loads(result.stdout.strip().splitlines()[-1])
-    if not payload["file"].startswith(tree):
-        raise RuntimeError(f"the child imported cellkit from {payload['file']}, not from {tree}")
-    return payload["times"]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default=DEFAULT_BASE)
@@ -99,18 +83,9 @@ def main():
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        times = measure()
-        import cellkit
-
-        print(json.dumps({"file": cellkit.__file__, "times": times}))
+        against_base.report_child(measure)
         return
-    with tempfile.TemporaryDirectory() as base_tree:
-        _extract(args.base, base_tree)
-        best = {"base": {}, "this": {}}
-        for _ in range(args.rounds):
-            for label, tree in (("base", base_tree), ("this", ROOT)):
-                for key, value in _run_child(tree).items():
-                    best[label][key] = min(best[label].get(key, float("inf")), value)
+    best = against_base.compare(__file__, args.base, args.rounds)
     print(f"first-order cost: this tree against {args.base} (best of {args.rounds} alternating rounds)")
     print(f"{'workload':24s} {'base us':>10s} {'this us':>10s} {'this/base':>10s}")
     for key in best["base"]:

@@ -49,7 +49,7 @@ from . import autograd as _ag
 from . import backend as _backend
 from . import buffer_cache as _buffer_cache
 from . import recompute as _rc
-from .nn import observers as _observers
+from . import observers as _observers
 from .tensor import Tensor
 
 # ``cellkit.tensor`` the attribute is the ``tensor()`` function; the module holds the probe slot.
@@ -91,6 +91,7 @@ class _Probe:
         self.closed = False
         self.pool_used = None     # CuPy: the pool's used_bytes, sampled at every event
         self.pool_peak = 0
+        self.announced = []       # (Parameter, role) as the watched Cells announced them
 
     # -- what the runtime calls ------------------------------------------
     def array(self, array, role=None, path=None, op=None):
@@ -131,7 +132,10 @@ class _Probe:
             rec[2] = device
             self._event("move", rec[0], rec[1], device, rec[3], rec[4])
 
-    def on_event(self, kind, cell, payload):  # a Cell observer (cellkit.nn.observers)
+    def on_attach(self, cell, parameters):  # a Cell announces its Parameters (cellkit.observers)
+        self.announced.extend(parameters)
+
+    def on_event(self, kind, cell, payload):  # a Cell observer (cellkit.observers)
         if kind == "forward_pre":
             self.path_stack.append(self.cell_paths.get(id(cell), type(cell).__name__))
         elif kind == "forward" and self.path_stack:
@@ -400,17 +404,20 @@ def _mb(n):
 
 
 # ------------------------------------------------------------------------ running
-def _cells_of(fn, net):
-    from .nn.cell import Cell
+def _is_cell(value):
+    # Duck-typed: this module sits below cellkit.nn and never imports the Cell class.
+    return callable(getattr(value, "cells_and_names", None)) and hasattr(value, "_observers")
 
+
+def _cells_of(fn, net):
     if net is None:
-        if isinstance(fn, Cell):
+        if _is_cell(fn):
             net = fn
-        elif isinstance(getattr(fn, "__self__", None), Cell):
+        elif _is_cell(getattr(fn, "__self__", None)):
             net = fn.__self__
     if net is None:
         return None, {}
-    if not isinstance(net, Cell):
+    if not _is_cell(net):
         raise TypeError(f"memory.profile: 'net' must be a Cell (or None), but got {type(net).__name__}")
     paths = {}
     for name, cell in net.cells_and_names():
@@ -418,21 +425,18 @@ def _cells_of(fn, net):
     return net, paths
 
 
-def _baseline(net, args, kwargs):
-    """Arrays that exist before the call: Parameters, optimizer state and the inputs."""
-    from .nn.optim.optimizer import Optimizer
-
+def _baseline(announced, args, kwargs):
+    """Arrays that exist before the call: Parameters and optimizer state (as the Cells announced them), inputs."""
     found = []
-    if net is not None:
-        trained, state = set(), set()
-        for _, cell in net.cells_and_names():
-            if isinstance(cell, Optimizer):
-                trained.update(id(p) for p in cell.parameters)
-                state.update(id(p) for p in cell.get_parameters())
-        for p in net.get_parameters():
-            if p._data is not None:
-                role = "optimizer state" if id(p) in state and id(p) not in trained else "parameter"
-                found.append((p._data, role))
+    roles = {}
+    for p, role in announced:
+        if roles.setdefault(id(p), role) == "optimizer state" and role == "parameter":
+            roles[id(p)] = "parameter"  # an optimizer's own copy of a trained Parameter is the Parameter
+    seen = set()
+    for p, _ in announced:
+        if id(p) not in seen and p._data is not None:
+            seen.add(id(p))
+            found.append((p._data, roles[id(p)]))
     for value in list(args) + list(kwargs.values()):
         if isinstance(value, Tensor) and value._data is not None:
             found.append((value._data, "input"))
@@ -469,7 +473,10 @@ def profile(fn, *args, net=None, label=None, timing=False, **kwargs):
     be = _backend.current()
     device = "GPU" if be.name == "cupy" else "CPU"
     probe = _Probe(cell_paths, device)
-    baseline_arrays = _baseline(net, args, kwargs)
+    watched = [cell for _, cell in net.cells_and_names()] if net is not None else []
+    for cell in watched:
+        _observers.add_observer(cell, probe)  # each announces its Parameters (probe.on_attach)
+    baseline_arrays = _baseline(probe.announced, args, kwargs)
     baseline_roles = {}
     for array, role in baseline_arrays:
         root = _ag.memory_owner(array)
@@ -477,7 +484,6 @@ def profile(fn, *args, net=None, label=None, timing=False, **kwargs):
             probe.live[id(root)] = [int(root.nbytes), role, device, "", "baseline", None]
             baseline_roles[role] = baseline_roles.get(role, 0) + int(root.nbytes)
     baseline_bytes = sum(rec[0] for rec in probe.live.values())
-    watched = [cell for _, cell in net.cells_and_names()] if net is not None else []
 
     allocator, sample = _allocator(be)
     if allocator != "tracemalloc":
@@ -490,8 +496,6 @@ def profile(fn, *args, net=None, label=None, timing=False, **kwargs):
     base_mark = sample()
     if allocator == "tracemalloc":
         tracemalloc.reset_peak()
-    for cell in watched:
-        _observers.add_observer(cell, probe)
     _tensor._alloc_probe = _ag._probe = _rc._probe = probe
     # Cached buffers would be reused without an allocation and never released: while the
     # profile runs every array is a fresh one, so the timeline and the allocator both see it.

@@ -38,7 +38,7 @@ from . import backend as _backend
 from . import recompute as _rc
 from .tensor import Tensor
 
-__all__ = ["offloaded"]
+__all__ = ["offloaded", "set_offload", "run_cell"]
 
 # Offloaded regions of the forward passes in flight, in forward order (weak: a region lives
 # as long as the tape that needs it).
@@ -168,3 +168,49 @@ def _prefetch(region):
         for earlier in reversed(live[max(0, index - ahead):index]):  # the order backward will reach them
             earlier.to_device()
         del _in_flight[index]  # its backward is running: nothing will prefetch it again
+
+
+# ------------------------------------------------------------------------- Cell.offload()
+def set_offload(self, backward_prefetch="Auto"):
+    """Keep this Cell's activations in host memory between forward and backward (``Cell.offload``).
+
+    During a gradient transform the Cell's forward records on a tape of
+    its own; then every array that tape keeps is moved to the host and
+    brought back when backward reaches the Cell (``'Auto'``: just in
+    time; an int ``n``: together with the next ``n`` offloaded Cells).
+    On CuPy the arrays really move; on NumPy nothing is copied but
+    :mod:`cellkit.memory` reports the moves, so the memory graph shows
+    the device/host split.  Gradients are unchanged.
+
+    >>> from cellkit import nn
+    >>> dense = nn.Dense(3, 3)
+    >>> dense.offload(backward_prefetch=2)
+    >>> dense.parallel_config["offload"]
+    {'backward_prefetch': 2}
+    """
+    if isinstance(backward_prefetch, str):
+        if backward_prefetch != "Auto":
+            raise ValueError(
+                f"For '{type(self).__name__}', the 'backward_prefetch' must be str and must be in "
+                f"'['Auto']', but got '{backward_prefetch}'."
+            )
+    elif isinstance(backward_prefetch, bool) or not isinstance(backward_prefetch, int):
+        raise TypeError(f"The input value of 'backward_prefetch' must be int, but got "
+                        f"'{type(backward_prefetch).__name__}'")
+    elif backward_prefetch < 0:
+        raise ValueError(f"The input value of 'backward_prefetch' must be int and must >= 0, "
+                         f"but got '{backward_prefetch}'")
+    object.__setattr__(self, "_offload", {"backward_prefetch": backward_prefetch})
+    self._configure_call()
+
+
+def run_cell(call):
+    """The ``offload`` runner of a Cell's call: ``construct`` as an offloaded region (see :func:`offloaded`)."""
+    cell, kwargs = call.cell, call.kwargs
+    call.output = offloaded(lambda *inputs: cell.construct(*inputs, **kwargs), call.args, cell.get_parameters(),
+                            label=type(cell).__name__, backward_prefetch=cell._offload["backward_prefetch"])
+
+
+run_cell.stage_name = "run: offload"
+run_cell.in_graph_mode = False
+run_cell.per_example = True  # vmap runs a region example by example

@@ -12,20 +12,12 @@ it.  A recomputed region keeps only its inputs:
    through that fresh tape (a sub-sweep) and hands the input and weight
    gradients back to the outer sweep.
 
-The replay must compute exactly what the first run computed, so:
-
-- random draws (dropout) are replayed from the generator states noted in the
-  first run (:class:`cellkit.seed.DrawLog`), and the generators are left
-  where they were -- gradients are bitwise identical to a run without
-  recompute;
-- BatchNorm's running statistics are updated only in the first run
-  (:func:`replaying` tells the op);
-- forward hooks of Cells *inside* the region are not called a second time,
-  except a hook that replaced its Cell's inputs or output in the first run:
-  it is called again during the replay so the replacement is rebuilt on
-  the tape (its side effects then happen twice).  Backward hooks run once,
-  during the sub-sweep.  The region Cell's own forward hooks run once,
-  around the whole region.
+The replay must compute exactly what the first run computed: random draws
+(dropout) are replayed from the generator states noted in the first run
+(:class:`cellkit.seed.DrawLog`), and the generators are left where they
+were, so gradients are bitwise identical to a run without recompute.  What
+a recomputed *Cell* runs twice and what once (hooks, BatchNorm statistics)
+is said in one place: :func:`run_cell`, the Cell's recompute runner.
 
 Regions nest: a recomputed Cell inside a recomputed Cell is itself replayed
 when the outer replay's sub-sweep reaches it.  A Primitive marked
@@ -51,7 +43,7 @@ from .autograd import Leaf, Node
 from .tensor import Tensor
 
 __all__ = ["checkpoint", "keep", "attach_outputs", "cut_at_inputs", "sweep_region", "flatten_outputs", "replaying",
-           "Region"]
+           "Region", "HookReplay", "set_recompute", "run_cell"]
 
 # Regions in use, innermost last: first runs ('forward') and replays ('replay').
 _regions = []
@@ -300,27 +292,183 @@ def _replay_source():
     return source, recorders
 
 
-def enter_cell_call(new_call_id):
-    """A Cell is called inside a region: which call it is and which of its forward hooks to run.
+class HookReplay:
+    """Which of one Cell call's forward hooks run, inside a recomputed region (rules: :func:`run_cell`).
 
-    Returns ``(call, replay_flags, record_flags)``.  In a first run,
-    ``replay_flags`` is None and the caller appends to ``record_flags`` one
-    bool per forward hook (did it return a replacement?).  In a replay,
-    ``call`` is the id the first run used (so backward events pair with the
-    forward events observers already saw) and ``replay_flags`` says which
-    hooks to call again; ``record_flags`` is None.
+    In the first run every hook runs and :meth:`hook_returned` notes whether
+    it returned a replacement; in the replay :meth:`runs_next_hook` answers,
+    hook by hook, from those notes.
+    """
+
+    __slots__ = ("flags", "replaying", "_cursor")
+
+    def __init__(self, flags, replaying):
+        self.flags = flags
+        self.replaying = replaying
+        self._cursor = 0
+
+    def runs_next_hook(self):
+        if not self.replaying:
+            return True
+        ran = self.flags[self._cursor] if self._cursor < len(self.flags) else False
+        self._cursor += 1
+        return ran
+
+    def hook_returned(self, result):
+        if not self.replaying:
+            self.flags.append(result is not None)
+
+
+def enter_cell_call(new_call_id):
+    """A Cell with hooks or observers is called inside a region: its call id and its :class:`HookReplay`.
+
+    In a replay the id is the one the first run used (so backward events
+    pair with the forward events observers already saw).
     """
     source, recorders = _replay_source()
     if source is not None:
         call, flags = source.next_call()
         for region in recorders:  # a region starting inside a replay records the same call
             region.calls.append((call, flags))
-        return call, list(flags), None
+        return call, HookReplay(flags, replaying=True)
     call = new_call_id()
     flags = []
     for region in recorders:
         region.calls.append((call, flags))
-    return call, None, flags
+    return call, HookReplay(flags, replaying=False)
+
+
+# ------------------------------------------------------------------------- Cell.recompute()
+_RECOMPUTE_KEYS = ("mp_comm_recompute", "parallel_optimizer_comm_recompute", "recompute_slice_activation")
+
+
+class RecomputeSetting:
+    """A Cell's ``recompute()`` options (the Cell holds one while recompute is on)."""
+
+    __slots__ = ("use_reentrant", "output_recompute", "early_stop", "context_fn", "options")
+
+    def __init__(self, use_reentrant, output_recompute, early_stop, context_fn, options):
+        self.use_reentrant = use_reentrant
+        self.output_recompute = output_recompute
+        self.early_stop = early_stop
+        self.context_fn = context_fn
+        self.options = options
+
+    def record(self):
+        """The settings as a dict (what ``Cell.parallel_config['recompute']`` shows)."""
+        return dict(self.options, mode=True)
+
+
+def set_recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None, **kwargs):
+    """Recompute this Cell's activations in backward instead of keeping them (``Cell.recompute``).
+
+    During a gradient transform the Cell keeps only its inputs; when the
+    backward sweep reaches it, ``construct`` runs again (recording) and the
+    sweep continues through that fresh tape -- see :func:`run_cell` for
+    what runs twice and what once.  Set on a parent it covers every child;
+    the Cell's output is kept, not recomputed; a Primitive's own
+    ``recompute()`` setting wins.  Gradients are identical to the run
+    without recompute.
+
+    ``context_fn`` (with ``use_reentrant=False``) returns two context
+    managers: the first wraps the forward run, the second the replay.
+    ``output_recompute=True`` implies ``use_reentrant=False``; cellkit keeps
+    the Cell's output either way (it has no adjacent-cell merging), and
+    ``early_stop`` changes nothing here (the replay always runs to the end).
+    Keyword options (bools): ``mp_comm_recompute``,
+    ``parallel_optimizer_comm_recompute``, ``recompute_slice_activation``
+    (they only matter in parallel runs; recorded).  ``mode=False`` -- the
+    spelling of MindSpore 1.x, kept by cellkit -- switches recompute off.
+
+    >>> from cellkit import nn
+    >>> block = nn.SequentialCell(nn.Dense(4, 16), nn.GELU(), nn.Dense(16, 4))
+    >>> block.recompute()
+    >>> block.parallel_config["recompute"]["mode"]
+    True
+    """
+    mode = kwargs.pop("mode", True)
+    for name, value in (("mode", mode), ("use_reentrant", use_reentrant), ("output_recompute", output_recompute),
+                        ("early_stop", early_stop)):
+        if not isinstance(value, bool):
+            raise TypeError(f"For 'recompute', '{name}' must be a bool, but got {type(value).__name__}")
+    if context_fn is not None and not callable(context_fn):
+        raise TypeError(f"For 'recompute', 'context_fn' must be callable or None, but got {type(context_fn).__name__}")
+    for key, value in kwargs.items():
+        if key not in _RECOMPUTE_KEYS:
+            raise ValueError(
+                f"For 'recompute', keyword '{key}' is not recognized! the key kwargs must be "
+                + ", ".join(f"'{k}'" for k in _RECOMPUTE_KEYS)
+            )
+        if not isinstance(value, bool):
+            raise TypeError(f"The parameter '{key}' must be <class 'bool'>, but got {type(value)}")
+    if not mode:
+        object.__setattr__(self, "_recompute", None)
+        self._configure_call()
+        return
+    if output_recompute:
+        use_reentrant = False
+    options = {"mp_comm_recompute": True, "parallel_optimizer_comm_recompute": False,
+               "recompute_slice_activation": False}
+    options.update(kwargs)
+    if "parallel_optimizer_comm_recompute" in kwargs:
+        for p in self.get_parameters():
+            p.parallel_optimizer_comm_recompute = kwargs["parallel_optimizer_comm_recompute"]
+    object.__setattr__(self, "_recompute",
+                       RecomputeSetting(use_reentrant, output_recompute, early_stop, context_fn, options))
+    self._configure_call()
+
+
+def run_cell(call):
+    """The ``recompute`` runner of a Cell's call: ``construct`` as a recomputed region.
+
+    Outside a gradient transform ``construct`` simply runs.  Under one, only
+    the inputs are kept in forward, and backward runs ``construct`` again.
+    What runs twice and what once -- the replay rules, in one place:
+
+    - the recomputed Cell's own forward pre-hooks and forward hooks run
+      once, around this runner (they are stages of its call, outside it);
+    - a Cell *inside* the region has its forward hooks called again during
+      the replay only if the hook replaced that Cell's inputs or output in
+      the first run (so the replacement is rebuilt on the replayed tape; its
+      side effects then happen twice) -- :class:`HookReplay` applies this;
+    - backward hooks run once, during the replay's sweep;
+    - dropout draws the same masks (the generator states are replayed);
+    - BatchNorm updates its running statistics once (:func:`replaying`).
+    """
+    cell, setting = call.cell, call.cell._recompute
+    kwargs = call.kwargs
+
+    def run(*inputs):
+        return cell.construct(*inputs, **kwargs)
+
+    label = type(cell).__name__
+    if setting is not None and setting.context_fn is not None and not setting.use_reentrant:
+        call.output = checkpoint_with_contexts(run, call.args, cell.get_parameters(), label, setting.context_fn)
+    else:
+        call.output = checkpoint(run, call.args, cell.get_parameters(), label=label)
+
+
+run_cell.stage_name = "run: recompute"
+run_cell.in_graph_mode = False
+run_cell.per_example = True  # vmap runs a region example by example
+
+
+def checkpoint_with_contexts(run, args, weights, label, context_fn):
+    """:func:`checkpoint` with ``context_fn()``'s two context managers around the forward run and the replay."""
+    contexts = context_fn()
+    if not (isinstance(contexts, tuple) and len(contexts) == 2):
+        raise TypeError(f"For 'recompute', 'context_fn' must return a tuple of two context managers, "
+                        f"but got {type(contexts).__name__}")
+    forward_context, replay_context = contexts
+    phase = {"replay": False}
+
+    def run_in_context(*inputs):
+        context = replay_context if phase["replay"] else forward_context
+        phase["replay"] = True
+        with context:
+            return run(*inputs)
+
+    return checkpoint(run_in_context, args, weights, label=label)
 
 
 def keep(run, args, label):

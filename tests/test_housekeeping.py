@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 def test_plain_pytest_collects_modules_that_import_the_tests_package():
     # -P runs pytest the way its console script does: without the current directory on sys.path.
     result = subprocess.run(
-        [sys.executable, "-P", "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+        [sys.executable, "-P", "-m", "pytest", "--collect-only", "-q", "-n", "0",
          "tests/ops/test_second_order.py", "tests/test_memory.py", "tests/graph/test_registry.py"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )

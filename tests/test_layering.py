@@ -2,7 +2,8 @@
 
 backend/buffer_cache/dtype/seed -> context -> tensor -> parameter/initializer/autograd -> transforms -> ops
 -> nn -> (serialization, memory, graph) -> display.  The runtime may reach the display layer only
-lazily, from inside a function (``_repr_mimebundle_``), so ``import cellkit`` never loads it.
+lazily, from inside a repr method (``_repr_mimebundle_``), so ``import cellkit`` never loads it; and
+the memory profiler does not import nn at all (Cells and optimizers announce themselves to it).
 """
 import ast
 import pathlib
@@ -13,7 +14,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "cellkit"
 
 RANKS = [  # (module prefix, layer); the longest matching prefix decides
     ("cellkit.backend", 0), ("cellkit.buffer_cache", 0), ("cellkit.dtype", 0), ("cellkit.seed", 0),
-    ("cellkit.jit_config", 0), ("cellkit.hook_handles", 0), ("cellkit.batching", 0),
+    ("cellkit.jit_config", 0), ("cellkit.hook_handles", 0), ("cellkit.observers", 0), ("cellkit.batching", 0),
     ("cellkit.context", 1),
     ("cellkit.tensor", 2),
     ("cellkit.parameter", 3), ("cellkit.common", 3), ("cellkit.autograd", 3),
@@ -42,14 +43,31 @@ def module_name(path):
     return ".".join(parts)
 
 
-def imports(path):
-    """(imported module, is top-level) for every cellkit import in the file."""
+def _enclosing_functions(tree):
+    """id(node) -> the name of the innermost function the node sits in (absent at module level)."""
+    owner = {}
+
+    def visit(node, function):
+        for child in ast.iter_child_nodes(node):
+            inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
+            if function is not None:
+                owner[id(child)] = function
+            visit(child, inner)
+
+    visit(tree, None)
+    return owner
+
+
+def imports(path, with_function=False):
+    """(imported module, is top-level) for every cellkit import in the file (and the enclosing function)."""
     tree = ast.parse(path.read_text())
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     top_level = {id(node) for node in tree.body}
+    functions = _enclosing_functions(tree)
     found = []
     for node in ast.walk(tree):
+        where = functions.get(id(node))
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -59,10 +77,10 @@ def imports(path):
                 target = node.module or ""
             if target.startswith("cellkit"):
                 targets = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
-                found += [(t, id(node) in top_level) for t in targets]
+                found += [(t, id(node) in top_level, where) for t in targets]
         elif isinstance(node, ast.Import):
-            found += [(a.name, id(node) in top_level) for a in node.names if a.name.startswith("cellkit")]
-    return found
+            found += [(a.name, id(node) in top_level, where) for a in node.names if a.name.startswith("cellkit")]
+    return found if with_function else [(t, top) for t, top, _ in found]
 
 
 SOURCES = sorted(PACKAGE.rglob("*.py"))
@@ -75,6 +93,27 @@ def test_layering_module_imports_only_lower_layers(path):
         if target.startswith("cellkit.display") and not top_level and rank(name) < rank("cellkit.display"):
             continue  # lazy display import inside a function: allowed
         assert rank(target) <= rank(name), f"{name} (layer {rank(name)}) imports {target} (layer {rank(target)})"
+
+
+def _is_repr_method(function):
+    return function in ("__repr__", "__str__") or (function or "").startswith("_repr_")
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
+def test_layering_runtime_reaches_displays_only_from_repr_methods(path):
+    """Below the display layer, the one way to a display is a repr method (``_repr_mimebundle_`` ...)."""
+    name = module_name(path)
+    if rank(name) >= rank("cellkit.display"):
+        return
+    for target, _, function in imports(path, with_function=True):
+        if target.startswith("cellkit.display"):
+            assert _is_repr_method(function), f"{name} imports {target} in {function or 'the module'}, not a repr method"
+
+
+def test_layering_memory_does_not_import_nn():
+    """The memory profiler learns about Cells and optimizers through the observer protocol, not their classes."""
+    path = PACKAGE / "memory.py"
+    assert not [t for t, _ in imports(path) if t.startswith("cellkit.nn")]
 
 
 def test_layering_import_cellkit_does_not_load_display_or_cupy():

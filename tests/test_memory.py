@@ -7,6 +7,7 @@ import pytest
 import cellkit as ms
 from cellkit import autograd, memory, nn, recompute
 from cellkit import tensor as _unused  # noqa: F401  (the function; the module holds the probe slot)
+from cellkit.nn.cell_call import on_fast_path
 from tests.blocks import ResidualBlock
 
 
@@ -99,7 +100,7 @@ def test_profile_releases_everything_and_costs_nothing_after():
     memory.profile(fn, x, net=net)
     assert probe_slots() == (None, None, None)
     assert all(cell._observers == () for _, cell in net.cells_and_names())
-    assert all(cell._fast_call for _, cell in net.cells_and_names())
+    assert all(on_fast_path(cell) for _, cell in net.cells_and_names())
     assert not tracemalloc.is_tracing()
 
 

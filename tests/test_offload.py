@@ -4,6 +4,7 @@ import pytest
 
 import cellkit as ms
 from cellkit import memory, nn, offload
+from cellkit.nn.cell_call import on_fast_path
 from tests.blocks import ResidualBlock
 
 
@@ -102,10 +103,10 @@ def test_offload_argument_validation_and_record():
         cell.offload(-1)
     with pytest.raises(TypeError, match="backward_prefetch"):
         cell.offload(1.5)
-    assert cell._fast_call and cell._offload_prefetch is None  # nothing half-changed
+    assert on_fast_path(cell) and cell._offload is None  # nothing half-changed
     cell.offload(3)
     assert cell.parallel_config["offload"] == {"backward_prefetch": 3}
-    assert not cell._fast_call
+    assert not on_fast_path(cell)
 
 
 def test_offload_outside_a_transform_is_a_plain_call():

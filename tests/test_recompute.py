@@ -11,6 +11,7 @@ import pytest
 
 import cellkit as ms
 from cellkit import nn, ops
+from cellkit.nn.cell_call import on_fast_path
 
 
 class Counting(nn.Cell):
@@ -394,7 +395,7 @@ def test_recompute_options_are_validated_and_recorded():
     assert net.parallel_config["recompute"]["mp_comm_recompute"] is False
     assert all(p.parallel_optimizer_comm_recompute for p in net.get_parameters())
     net.recompute(mode=False)
-    assert net._recompute_mode is False and net._fast_call
+    assert net._recompute is None and on_fast_path(net)
 
 
 def test_recompute_lowers_the_measured_peak():

@@ -1,8 +1,8 @@
 """What a display shows about one Cell, read from the settings the Cell records.
 
-The runtime keeps each concern in its own place (hooks in
-``_forward_pre_hooks`` ..., recompute in ``_recompute_mode``, ``to_float``
-in ``_dst_type``, shard / offload / pipeline / place ... in
+The runtime keeps each concern in a part of its own, made when first used
+(hooks in ``_hooks`` and ``_state_hooks``, recompute in ``_recompute``,
+``to_float`` in ``_precision``, shard / offload / pipeline / place ... in
 ``parallel_config``); :func:`inspect_cell` gathers them into one plain
 :class:`CellInfo`, never raising: a value that cannot be read becomes a note.
 
@@ -19,19 +19,30 @@ import math
 
 from .html import one_line
 
-__all__ = ["CellInfo", "inspect_cell", "HOOK_KINDS", "setting_label", "short_parameters", "parameter_kind"]
+__all__ = ["CellInfo", "inspect_cell", "HOOK_KINDS", "hook_registries", "setting_label", "short_parameters", "parameter_kind"]
 
-# (registry attribute, short label); the label is what a display prints.
+# (the Cell's part, its registry, short label); the label is what a display prints.
 HOOK_KINDS = (
-    ("_forward_pre_hooks", "forward_pre"),
-    ("_forward_hooks", "forward"),
-    ("_backward_pre_hooks", "backward_pre"),
-    ("_backward_hooks", "backward"),
-    ("_state_dict_pre_hooks", "state_dict_pre"),
-    ("_state_dict_hooks", "state_dict"),
-    ("_load_state_dict_pre_hooks", "load_state_dict_pre"),
-    ("_load_state_dict_post_hooks", "load_state_dict_post"),
+    ("_hooks", "forward_pre", "forward_pre"),
+    ("_hooks", "forward", "forward"),
+    ("_hooks", "backward_pre", "backward_pre"),
+    ("_hooks", "backward", "backward"),
+    ("_state_hooks", "state_dict_pre", "state_dict_pre"),
+    ("_state_hooks", "state_dict_post", "state_dict"),
+    ("_state_hooks", "load_pre", "load_state_dict_pre"),
+    ("_state_hooks", "load_post", "load_state_dict_post"),
 )
+
+
+def hook_registries(cell):
+    """``[(label, registry), ...]`` for every hook kind of ``cell`` (empty registries included)."""
+    d = cell.__dict__
+    found = []
+    for part_name, registry_name, label in HOOK_KINDS:
+        part = d.get(part_name)
+        if part is not None:
+            found.append((label, getattr(part, registry_name)))
+    return found
 
 _TEXT_LIMIT = 600  # arguments wrap in the tree rather than being cut
 
@@ -101,20 +112,27 @@ def inspect_cell(cell) -> CellInfo:
     info.buffers = [(k, b) for k, b in (d.get("_buffers") or {}).items() if b is not None]
     info.buffer_bytes = sum(_nbytes(b) for _, b in info.buffers)
     info.training = bool(d.get("training", False))
-    info.hooks = [(label, len(d[attr])) for attr, label in HOOK_KINDS if d.get(attr)]
+    info.hooks = [(label, len(registry)) for label, registry in hook_registries(cell) if registry]
     info.bprop = callable(getattr(type(cell), "bprop", None))
-    info.recompute = bool(d.get("_recompute_mode", False))
-    dst = d.get("_dst_type")
+    info.recompute = d.get("_recompute") is not None
+    precision = d.get("_precision")
+    dst = None if precision is None else precision.dst_type
     info.to_float = None if dst is None else str(dst)
-    config = d.get("parallel_config") or {}
+    config = _safe(lambda: cell.parallel_config, notes, "parallel_config", {})
     info.settings = [(k, v) for k, v in config.items() if k != "recompute"]
     info.flags = [(k, v) for k, v in (d.get("_flags") or {}).items() if k != "training"]
     info.extra_state = None
-    has_extra = getattr(cell, "_has_extra_state", None)
-    if has_extra is not None and _safe(has_extra, notes, "_has_extra_state", False):
+    if _safe(lambda: _overrides_extra_state(cell), notes, "get_extra_state", False):
         state = _safe(cell.get_extra_state, notes, "get_extra_state", None)
         info.extra_state = one_line(repr(state), _TEXT_LIMIT) if state is not None else None
     return info
+
+
+def _overrides_extra_state(cell):
+    """Whether the Cell's class defines its own ``get_extra_state`` (the base one only raises)."""
+    from ..nn import cell_state  # the runtime's, read lazily: a display never imports nn at module level
+
+    return type(cell).get_extra_state is not cell_state.get_extra_state
 
 
 def short_parameters(text, params):

@@ -51,8 +51,8 @@ def _svg_img(svg, alt) -> str:
 
 def _setting_label(net, cells):
     """A short name for the current recompute setting: ``'no recompute'``, ``'recompute 0, 2'``, ``'recompute ×16'``."""
-    on = [path for path, cell in cells if cell._recompute_mode]
-    if getattr(net, "_recompute_mode", False):
+    on = [path for path, cell in cells if cell._recompute is not None]
+    if getattr(net, "_recompute", None) is not None:
         on.insert(0, "(whole net)")
     if not on:
         return "no recompute"
@@ -93,7 +93,7 @@ class RecomputeExplorer:
         self.cells = [(path, cell) for path, cell in net.cells_and_names() if path][:max_toggles]
         self.toggles = {}
         for path, cell in self.cells:
-            box = w.Checkbox(value=bool(cell._recompute_mode), description=f"{path}: {type(cell).__name__}",
+            box = w.Checkbox(value=cell._recompute is not None, description=f"{path}: {type(cell).__name__}",
                              indent=False, layout=w.Layout(width="auto", margin=f"0 0 0 {path.count('.')}em"))
             box.observe(self._toggled(path, cell), names="value")
             self.toggles[path] = box
@@ -157,11 +157,11 @@ class RecomputeExplorer:
 
     def current_setting(self):
         """``{path: recompute on?}`` of every listed Cell now."""
-        return {path: bool(cell._recompute_mode) for path, cell in self.cells}
+        return {path: cell._recompute is not None for path, cell in self.cells}
 
     def _apply(self, setting):
         for path, cell in self.cells:
-            if bool(cell._recompute_mode) != setting.get(path, False):
+            if (cell._recompute is not None) != setting.get(path, False):
                 cell.recompute(mode=setting.get(path, False))
 
     def _time_against(self, previous, previous_setting, report, setting, step):

@@ -280,7 +280,7 @@ def measure(net, *example):
     The note says what could not be measured.
     """
     from ..graph import registry
-    from ..nn import observers as _observers
+    from .. import observers as _observers
 
     paths = {id(cell): path for path, cell in net.cells_and_names()}
     recorder = _Recorder(paths)

@@ -63,7 +63,7 @@ through the events (:mod:`cellkit.display.widgets`), drawn with
  ('backward_pre', ''), ('backward_pre', 'relu'), ('backward', 'relu'), ('backward', '')]
 >>> tr.events[-1]["tensors"][0]["values"]  # the gradient GradOperation returns
 [2.0]
->>> net._fast_call  # tracing is over: the Cells are back on their fast path
+>>> net._call_plan is None  # tracing is over: the Cells are back on their fast path
 True
 """
 from __future__ import annotations
@@ -75,8 +75,9 @@ import time
 import numpy as np
 
 from .. import backend as _backend
-from ..nn import observers as _observers
+from .. import observers as _observers
 from ..tensor import Tensor
+from .cellinfo import hook_registries
 from .html import format_number as _html_format_number
 
 __all__ = ["trace", "Trace"]
@@ -84,8 +85,6 @@ __all__ = ["trace", "Trace"]
 FORMAT = "cellkit.trace"
 VERSION = 2
 FLAG_KINDS = ("nan", "inf", "vanishing", "exploding")
-HOOK_STAGES = (("_forward_pre_hooks", "forward_pre"), ("_forward_hooks", "forward"),
-               ("_backward_pre_hooks", "backward_pre"), ("_backward_hooks", "backward"))
 FLAG_TITLES = {"nan": "NaN", "inf": "Inf", "vanishing": "vanishing gradient", "exploding": "exploding gradient"}
 GRADIENT_ROLES = ("grad_output", "grad_input")
 MAX_TENSORS_PER_ROLE = 16
@@ -573,8 +572,8 @@ class Trace:
         cells = list(self._net.cells_and_names())
         self._classes = {id(cell): type(cell).__name__ for _, cell in cells}
         for path, cell in cells:
-            for attr, stage in HOOK_STAGES:
-                for hook in (cell.__dict__.get(attr) or {}).values():
+            for stage, registry in hook_registries(cell)[:4]:  # the forward and backward hooks
+                for hook in registry.values():
                     self._ledger_entry(id(cell), path, type(cell).__name__, stage, hook, registered="before")
         if _context.get_context("mode") == _context.GRAPH_MODE:
             self.notes.append("GRAPH_MODE: Cells run as compiled graphs, so no event is recorded and no hook runs")

@@ -153,7 +153,8 @@ def stamp_for(level):
 
 def level_for(cell):
     """The jit level for ``cell``: its own ``set_jit_config``, else the context's ``jit_config``, else O1."""
-    config = getattr(cell, "_jit_config", None) if cell is not None else None
+    record = getattr(cell, "_parallel", None) if cell is not None else None
+    config = None if record is None else record.jit_config
     level = config.jit_config_dict.get("jit_level", "") if config is not None else ""
     if not level:
         context_config = _context._settings["jit_config"]

@@ -12,6 +12,7 @@ While such a Cell runs, Cells it calls run their ``construct`` directly
 from __future__ import annotations
 
 from .. import autograd as _ag
+from ..nn.cell_bprop import has_custom_bprop, run_custom_bprop
 
 __all__ = ["run_opaque", "opaque_depth"]
 
@@ -24,8 +25,8 @@ def run_opaque(cell, args, kwargs):
     global opaque_depth
     opaque_depth += 1
     try:
-        if _ag._depth > 0 and cell._has_custom_bprop():
-            return cell._run_custom_bprop(tuple(args), dict(kwargs))
+        if _ag._depth > 0 and has_custom_bprop(cell):
+            return run_custom_bprop(cell, tuple(args), dict(kwargs))
         return cell.construct(*args, **kwargs)
     finally:
         opaque_depth -= 1

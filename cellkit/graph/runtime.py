@@ -30,6 +30,7 @@ import inspect
 from .. import batching as _batching
 from .. import context as _context
 from ..nn import cell as _cell_mod
+from ..nn import cell_call as _cell_call
 from . import eager, tracer as _tracer
 from .compiler import GraphCache, compile_call, level_for, signature, stamp_for
 from .serialize import graph_to_proto
@@ -59,7 +60,7 @@ def call(cell, args, kwargs):
         return active.call_cell(cell, args, kwargs, eager.run_opaque)
     if eager.opaque_depth or batched_args(args, kwargs):
         # inside an optimizer / custom-bprop Cell, or on vmap's batched tensors: op by op
-        return cell._call_with_extras(args, kwargs)
+        return _cell_call.run_graph_stages(cell, args, kwargs)
     if _tracer._is_opaque_cell(cell):
         return eager.run_opaque(cell, args, kwargs)
     return _compiled_call(cell, args, kwargs, restore=False)
@@ -72,7 +73,7 @@ def _compiled_call(cell, args, kwargs, restore):
     entry = cache.get(key, stamp_for(level))
     if entry is None:
         if any(getattr(t, "_data", True) is None for t in _tensor_args(args, kwargs)):
-            return cell._call_with_extras(args, kwargs)  # placeholders: nothing concrete to trace with
+            return _cell_call.run_graph_stages(cell, args, kwargs)  # placeholders: nothing concrete to trace with
         _entry, output = _compile(cell, args, kwargs, cache, key, level, restore=restore)
         return output
     cache.last = entry
@@ -82,7 +83,7 @@ def _compiled_call(cell, args, kwargs, restore):
 def _compile(cell, args, kwargs, cache, key, level, restore):
     def run(*args, **kwargs):
         # The Cell's input checks (set_inputs) and casts (to_float) are traced with construct.
-        return cell._call_with_extras(args, kwargs)
+        return _cell_call.run_graph_stages(cell, args, kwargs)
 
     return compile_call(run, args, kwargs, name=type(cell).__name__, root=cell, cache=cache, key=key,
                         level=level, arg_names=_arg_names(cell.construct), restore=restore)

@@ -39,6 +39,9 @@ from __future__ import annotations
 import sys
 
 from ..nn import cell as _cell_mod
+from ..nn import cell_call as _cell_call
+from ..nn.cell_bprop import has_custom_bprop
+from ..nn.cell_hooks import has_hooks
 from ..nn.buffer import Buffer
 from ..nn.optim import LearningRateSchedule, Optimizer
 from ..parameter import Parameter
@@ -136,7 +139,7 @@ class Tracer:
         self.output = None
         if root is not None:
             self._note_root_states(root)
-            if root._has_hooks():
+            if has_hooks(root):
                 self.hooked_cells.append(root)
 
     # ------------------------------------------------------------------ running
@@ -420,7 +423,7 @@ class Tracer:
         """
         scope = self.scopes[-1]
         path = f"{scope.path}/{scope.child_name(cell)}-{type(cell).__name__}"
-        if cell._has_hooks():
+        if has_hooks(cell):
             self.hooked_cells.append(cell)
         if _is_opaque_cell(cell):
             return self._opaque_cell(cell, args, kwargs, path, run_opaque)
@@ -428,7 +431,7 @@ class Tracer:
         self.scopes.append(_Scope(path, cell, region, label))
         try:
             # Through the Cell's own input checks and casts (to_float), which become part of the graph.
-            return cell._call_with_extras(args, kwargs)
+            return _cell_call.run_graph_stages(cell, args, kwargs)
         finally:
             self.scopes.pop()
 
@@ -436,7 +439,7 @@ class Tracer:
     def _region_of(cell, scope, path):
         if scope is not None and scope.region is not None:
             return scope.region, scope.label
-        if cell is not None and getattr(cell, "_recompute_mode", False):
+        if cell is not None and getattr(cell, "_recompute", None) is not None:
             return _Region(path), path
         return None, None
 
@@ -510,7 +513,7 @@ def _is_opaque_cell(cell):
     """Cells the IR does not look into: the optimizer machinery (it computes on raw arrays and reads the
     step counter as a Python number) and Cells with a custom ``bprop``."""
     return (isinstance(cell, (Optimizer, LearningRateSchedule)) or type(cell).__module__.startswith(_OPTIM)
-            or cell._has_custom_bprop())
+            or has_custom_bprop(cell))
 
 
 _OPTIM = Optimizer.__module__.rsplit(".", 1)[0]  # cellkit.nn.optim

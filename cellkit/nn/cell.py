@@ -1,18 +1,38 @@
-"""``nn.Cell``: the building block of every network.
+"""``nn.Cell``: the building block of every network -- the core.
 
 A Cell owns Parameters, Buffers and child Cells, registered by assigning
-them as attributes, and defines its computation in ``construct``.  Calling
-the Cell runs ``construct`` -- directly when nothing is attached to it (the
-fast path), or through the hook, precision and input checks when something
-is (the slow path).
+them as attributes, and defines its computation in ``construct``.  This
+file is the whole core of a Cell:
 
-This module holds registration, naming, traversal, modes and calling.  The
-other concerns live in their own mixins:
+- its three registries (``_params``, ``_cells``, ``_buffers``) and the
+  attribute routing that fills them (``__setattr__``): each Parameter,
+  child and buffer is stored once, as an ordinary attribute, and its
+  registry keeps the names in order (see :mod:`cellkit.nn.cell_registry`);
+- traversal and naming (``cells_and_names``, ``parameters_and_names``,
+  ``update_parameters_name`` ...), modes (``set_train``) and printing;
+- calling: ``net(x)`` goes straight to ``construct`` when nothing is
+  attached to the Cell, and otherwise runs the Cell's call stages (see
+  :mod:`cellkit.nn.cell_call`, which says what happens when you call a Cell).
 
-- :mod:`cellkit.nn.cell_hooks` -- forward and backward hooks, custom ``bprop``;
-- :mod:`cellkit.nn.cell_state` -- ``state_dict`` / ``load_state_dict`` and their hooks;
-- :mod:`cellkit.nn.cell_precision` -- ``to_float``, input casting;
-- :mod:`cellkit.nn.cell_parallel` -- parallel and placement settings, recorded.
+Every other concern is a *part* the Cell holds, made the first time it is
+used, in a module of its own; the Cell's methods for it are listed at the
+end of the class ("the rest of the Cell, by concern") and written there:
+
+====================  ==========================================  ==============
+module                concern                                     part
+====================  ==========================================  ==============
+cell_hooks.py         forward and backward hooks                  ``_hooks``
+cell_state.py         buffers, state_dict / load_state_dict       ``_state_hooks``
+cell_precision.py     to_float, the mixed-precision type          ``_precision``
+cell_inputs.py        set_inputs, compile, graph entry points     ``_input_spec``
+cell_parallel.py      record-only parallel settings               ``_parallel``
+cell_bprop.py         a custom ``bprop``                          (the class)
+cellkit/recompute.py  recompute()                                 ``_recompute``
+cellkit/offload.py    offload()                                   ``_offload``
+====================  ==========================================  ==============
+
+A new Cell holds only its registries (and what they registered): every
+other attribute answers from the class until something sets it.
 
 >>> import cellkit as ms
 >>> from cellkit import nn, ops
@@ -21,26 +41,27 @@ other concerns live in their own mixins:
 ...         return ops.add(x, y)
 >>> print(MyCell()(ms.Tensor([1, 2, 3], ms.float32), ms.Tensor([4, 5, 6], ms.float32)))
 [5. 7. 9.]
+>>> sorted(vars(MyCell()))
+['_buffers', '_cells', '_params']
 """
 from __future__ import annotations
 
-import inspect
 import re
 from collections import OrderedDict
 
+from .. import offload as offload_module
+from .. import recompute as recompute_module
 from ..parameter import Parameter, ParameterTuple
 from ..tensor import Tensor
+from . import cell_bprop, cell_call, cell_hooks, cell_inputs, cell_parallel, cell_precision, cell_state
 from .buffer import Buffer
-from .cell_hooks import HookMixin
-from .cell_parallel import ParallelMixin
-from .cell_precision import PrecisionMixin
-from .cell_state import StateMixin
+from .cell_registry import Registry
 
 __all__ = ["Cell"]
 
 # Graph mode plugs in through these module globals (cellkit.graph sits above this module and sets them):
 # - _direct_calls: True while calling a Cell may go straight to construct.  cellkit.graph clears it in
-#   GRAPH_MODE and while it traces, so every call then reaches _run and the graph runtime;
+#   GRAPH_MODE and while it traces, so every call then reaches the graph runtime;
 # - _graph_runtime: the graph runtime (call / compile / compile_and_run / func_graph_proto), or None;
 # - _config_version: bumped whenever a Cell's configuration changes in a way a compiled graph depends on
 #   (training mode, flags, hooks, recompute, cast types, input specs, a replaced Parameter or child), so
@@ -60,7 +81,7 @@ _RESERVED_ATTRIBUTES = ("cells",)
 _RESERVED_CLASS_NAMES = ("cast", "phase", "cells")
 
 
-class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
+class Cell:
     """Base class of every network and layer.
 
     Parameters
@@ -70,7 +91,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         Parameters by their attribute path (``net.weight``).  Backbones keep
         the default ``True``; wrappers such as optimizers and
         ``TrainOneStepCell`` pass ``False`` so they do not rename the network
-        they wrap.
+        they wrap.  Any value is read as true or false (as in MindSpore).
     flags : dict, optional
         Custom attributes, set with :meth:`add_flags`.
 
@@ -78,6 +99,31 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
     -----
     A Cell starts in inference mode (``training is False``); see :meth:`set_train`.
     """
+
+    # What a Cell holds until something is set: class attributes, so a new Cell's instance
+    # dictionary has only its three registries.
+    training = False
+    requires_grad = False
+    _auto_prefix = True
+    _call_plan = cell_call.FIRST_CALL  # None: the fast path; otherwise the stages of a call (cell_call.CallPlan)
+    _checked = False               # the first call's checks are done
+    _observers = ()                # tools watching the Cell (cellkit.observers)
+    _hooks = None                  # cell_hooks.CellHooks
+    _state_hooks = None            # cell_state.StateHooks
+    _precision = None              # cell_precision.Precision
+    _input_spec = None             # cell_inputs.InputSpec
+    _parallel = None               # cell_parallel.ParallelRecord
+    _recompute = None              # recompute.RecomputeSetting
+    _offload = None                # {"backward_prefetch": ...}
+    _non_persistent = frozenset()  # buffers left out of state_dict
+    _params_tuples = None          # ParameterTuple attribute -> the _params keys of its members
+    _next_tuple_param_id = 1       # Parameter$<k> names for unnamed ParameterTuple members
+    _flags = None
+    _scope = None
+    _param_prefix = ""
+    _cell_type = None
+    _bprop_debug = False
+    _compiled = False
 
     def __init_subclass__(cls, **kwargs):
         # The spec's warning: a subclass may not define a method 'cast' nor attributes 'phase' / 'cells'.
@@ -90,34 +136,13 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 )
 
     def __init__(self, auto_prefix=True, flags=None):
-        if not isinstance(auto_prefix, bool):
-            raise TypeError(f"For 'Cell', 'auto_prefix' must be a bool, but got {type(auto_prefix).__name__}")
-        # Registries are written with object.__setattr__: our own __setattr__ needs them to exist.
-        setattr_ = object.__setattr__
-        setattr_(self, "_params", OrderedDict())
-        setattr_(self, "_cells", OrderedDict())
-        setattr_(self, "_buffers", OrderedDict())
-        setattr_(self, "_non_persistent_buffers", set())
-        setattr_(self, "_params_tuples", OrderedDict())  # attribute -> the _params keys of its members
-        setattr_(self, "_next_tuple_param_id", 1)  # Parameter$<k> names for ParameterTuple members
-        setattr_(self, "_auto_prefix", auto_prefix)
-        setattr_(self, "training", False)
-        setattr_(self, "requires_grad", False)
-        setattr_(self, "_flags", {})
-        setattr_(self, "_scope", None)
-        setattr_(self, "_param_prefix", "")
-        setattr_(self, "_cell_type", None)
-        setattr_(self, "_phase", "predict")
-        setattr_(self, "_inputs", None)
-        setattr_(self, "_kwargs_inputs", None)
-        setattr_(self, "_compiled", False)
-        self._init_hooks()
-        self._init_state_hooks()
-        self._init_precision()
-        self._init_parallel()
-        # True while calling the Cell may go straight to construct (see _refresh_call_path).
-        setattr_(self, "_fast_call", True)
-        self._refresh_call_path(_initial=True)
+        # The registries are written with object.__setattr__: our own __setattr__ needs them to exist.
+        home = self.__dict__
+        object.__setattr__(self, "_params", Registry(home))
+        object.__setattr__(self, "_cells", Registry(home))
+        object.__setattr__(self, "_buffers", Registry(home))
+        if not auto_prefix:
+            object.__setattr__(self, "_auto_prefix", False)
         if flags:
             if not isinstance(flags, dict):
                 raise TypeError(f"For 'Cell', 'flags' must be a dict, but got {type(flags).__name__}")
@@ -126,178 +151,83 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
     # ------------------------------------------------------------------ calling
     def construct(self, *args, **kwargs):
         """The computation; every subclass defines it."""
-        raise NotImplementedError(f"{type(self).__name__} must define construct(...)")
+        raise AttributeError(f"For 'Cell', the method 'construct' is not defined: {type(self).__name__} must define "
+                             "construct(...), the computation of the Cell")
 
     def __call__(self, *args, **kwargs):
-        if self._fast_call and _direct_calls:
-            return self.construct(*args, **kwargs)
+        if self._call_plan is None and _direct_calls:
+            return self.construct(*args, **kwargs)  # the fast path: nothing is attached to this Cell
+        if not self._checked:
+            self._first_call()
         if not _direct_calls and _graph_runtime is not None:
             # GRAPH_MODE, or a graph being traced: the graph runtime compiles, traces or runs the call.
             return _graph_runtime.call(self, args, kwargs)
-        return self._call_with_extras(args, kwargs)
-
-    def _refresh_call_path(self, _initial=False):
-        """Choose the fast path when no hook, observer, cast, input spec or custom bprop needs the slow one."""
-        if not _initial:
-            _configuration_changed()
-        fast = not (
-            self._has_hooks()
-            or self._observers
-            or self._has_custom_bprop()
-            or self._dst_type is not None
-            or self._inputs is not None
-            or self._kwargs_inputs is not None
-            or self._recompute_mode
-            or self._offload_prefetch is not None
-        )
-        object.__setattr__(self, "_fast_call", fast)
-
-    def _call_with_extras(self, args, kwargs):
-        if self._inputs is not None or self._kwargs_inputs is not None:
-            self._check_inputs_against_spec(args, kwargs)
-        if self._dst_type is None:
-            return self._run(args, kwargs)
-        args = self.auto_cast_inputs(args)
-        if kwargs:
-            kwargs = dict(zip(kwargs, self.cast_inputs(tuple(kwargs.values()), self._dst_type)))
-        with self._parameters_cast():
-            return self._run(args, kwargs)
-
-    def _run(self, args, kwargs):
-        if not _direct_calls:
-            # In graph mode (reached through the graph runtime, which traces this call): hooks do not
-            # run, as in MindSpore.
+        if self._call_plan is None:
             return self.construct(*args, **kwargs)
-        return self._run_with_hooks(args, kwargs)
+        return cell_call.run_stages(self, args, kwargs)
 
-    def compile(self, *args, **kwargs):
-        """Compile the Cell for these inputs.
+    def _first_call(self):
+        """Before the first call, as in MindSpore: make the Cell's lazily-initialised Parameters, and give
+        every Parameter below it its attribute path as name if two of them share a name."""
+        for param in self.get_parameters(expand=False):
+            if param.has_init:
+                param.init_data()
+        self.check_names_and_refresh_name()
+        object.__setattr__(self, "_checked", True)
+        self._configure_call(changed=False)  # only the first-call check goes: no compiled graph depends on it
 
-        Validates the inputs against :meth:`set_inputs` (when set) and
-        ``construct``'s signature and initialises lazily-created Parameters.
-        In GRAPH_MODE it then traces ``construct`` once on the inputs into a
-        graph (see :mod:`cellkit.graph`) cached for their signature (shapes,
-        dtypes, other values).  Tracing runs ``construct``; Parameters,
-        buffers and the global random generator are put back afterwards, so
-        compiling changes no model state.  Inputs with dynamic dimensions
-        (``Tensor(shape=[None, 3], ...)``) cannot be traced: the graph is
-        then traced on the first real call.
+    def _configure_call(self, changed=True):
+        """Choose, once, how this Cell is called: the fast path, or this list of stages (cell_call.py).
+
+        Called whenever something is attached or removed (a hook, an observer,
+        to_float, set_inputs, recompute, offload): ``changed`` then tells
+        compiled graphs to trace again.
         """
-        if self._inputs is not None or self._kwargs_inputs is not None:
-            self._check_inputs_against_spec(args, kwargs)
-        self._check_construct_arity(args, kwargs)
-        self.init_parameters_data()
-        if _graph_runtime is not None:
-            _graph_runtime.compile(self, args, kwargs)
-        object.__setattr__(self, "_compiled", True)
-
-    def compile_and_run(self, *args, **kwargs):
-        """Compile, then run: in GRAPH_MODE the compiled graph; returns its output.
-
-        As in MindSpore, calling the Cell is preferred.
-        """
-        if _graph_runtime is None:
-            self.compile(*args, **kwargs)
-            return self(*args, **kwargs)
-        if self._inputs is not None or self._kwargs_inputs is not None:
-            self._check_inputs_against_spec(args, kwargs)
-        self._check_construct_arity(args, kwargs)
-        self.init_parameters_data()
-        object.__setattr__(self, "_compiled", True)
-        return _graph_runtime.compile_and_run(self, args, kwargs)
-
-    def run_construct(self, cast_inputs, kwargs):
-        """Run ``construct`` (with hooks) on already-cast inputs. Deprecated in MindSpore."""
-        if not isinstance(cast_inputs, tuple):
-            raise TypeError(f"For 'run_construct', 'cast_inputs' must be a tuple, but got {type(cast_inputs).__name__}")
-        if kwargs is not None and (not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs)):
-            raise TypeError(f"For 'run_construct', 'kwargs' must be a dict of str keys (or None), "
-                            f"but got {type(kwargs).__name__} {list(kwargs)[:5] if isinstance(kwargs, dict) else ''}")
-        return self._run_with_hooks(cast_inputs, dict(kwargs or {}))
-
-    def exec_checkpoint_graph(self):
-        """Save-checkpoint graph step of MindSpore's graph executor: nothing to run in PyNative.
-
-        Returns the Cell's current parameter dictionary, which is what such a
-        graph would write.
-        """
-        return self.parameters_dict()
-
-    def get_func_graph_proto(self):
-        """The last compiled graph, serialised: UTF-8 JSON bytes (see :mod:`cellkit.graph.serialize`).
-
-        MindSpore returns protobuf bytes; cellkit's JSON carries the same
-        content (inputs, parameters, nodes with shapes and dtypes, output).
-
-        Raises
-        ------
-        RuntimeError
-            If the Cell was never compiled (call it in GRAPH_MODE, or call
-            :meth:`compile` first).
-        """
-        if _graph_runtime is None:
-            raise RuntimeError(
-                f"{type(self).__name__} has no compiled graph: set GRAPH_MODE and call compile(...) first"
-            )
-        return _graph_runtime.func_graph_proto(self)
-
-    def _check_construct_arity(self, args, kwargs):
-        try:
-            inspect.signature(self.construct).bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f"For '{type(self).__name__}.construct', the inputs do not match its signature: {exc}") from None
-
-    # ------------------------------------------------------------- set_inputs
-    def set_inputs(self, *inputs, **kwargs):
-        """Declare the inputs' shapes and dtypes (``None`` dims are dynamic).
-
-        Either all inputs positionally (full mode) or some by name
-        (incremental mode), not both.  Later calls are checked against them.
-        """
-        if inputs and kwargs:
-            raise ValueError("For 'set_inputs', give either positional inputs or keyword inputs, not both")
-        for value in list(inputs) + list(kwargs.values()):
-            if value is not None and not isinstance(value, (Tensor, int, float, bool, tuple, list)):
-                raise TypeError(f"For 'set_inputs', inputs must be Tensors, but got {type(value).__name__}")
-        if kwargs:
-            names = list(inspect.signature(self.construct).parameters)
-            for key in kwargs:
-                if key not in names:
-                    raise ValueError(f"For 'set_inputs', '{key}' is not an argument of construct{tuple(names)}")
-            object.__setattr__(self, "_kwargs_inputs", dict(kwargs))
-            object.__setattr__(self, "_inputs", None)
+        if changed:
+            _configuration_changed()
+        hooks, observers = self._hooks, self._observers
+        forward_pre = bool(observers) or (hooks is not None and bool(hooks.forward_pre))
+        forward = bool(observers) or (hooks is not None and bool(hooks.forward))
+        backward = bool(observers) or (hooks is not None and bool(hooks.backward))
+        backward_pre = backward or (hooks is not None and bool(hooks.backward_pre))
+        runner = self._runner()
+        stages = []
+        if self._input_spec is not None:
+            stages.append(cell_inputs.check_inputs)
+        if cell_precision.casts_anything(self):
+            stages.append(cell_precision.cast_call_inputs)
+        if forward_pre:
+            stages.append(cell_hooks.forward_pre_hooks)
+        if backward:
+            stages.append(cell_hooks.gate_inputs)
+        stages.append(runner)
+        if forward:
+            stages.append(cell_hooks.forward_hooks)
+        if backward_pre:
+            stages.append(cell_hooks.gate_outputs)
+        if stages == [cell_call.run_construct]:
+            plan = None if self._checked else cell_call.FIRST_CALL
         else:
-            object.__setattr__(self, "_inputs", tuple(inputs))
-            object.__setattr__(self, "_kwargs_inputs", None)
-        self._refresh_call_path()
-
-    def get_inputs(self):
-        """The inputs given to :meth:`set_inputs` (a tuple), or ``None``."""
-        if self._kwargs_inputs is not None:
-            return tuple(self._kwargs_inputs.values())
-        return self._inputs
-
-    def _check_inputs_against_spec(self, args, kwargs):
-        """Compare the call's inputs with :meth:`set_inputs`; the error names the input."""
-        names = [n for n, p in inspect.signature(self.construct).parameters.items()
-                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        cell_name = type(self).__name__
-        if self._inputs is not None:
-            values = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
-            if len(values) != len(self._inputs):
-                raise ValueError(
-                    f"For '{cell_name}', set_inputs declared {len(self._inputs)} input(s), "
-                    f"but the Cell was called with {len(values)}"
-                )
-            checks = [(f"'{names[i]}' (input {i})" if i < len(names) else f"{i}", spec, values[i])
-                      for i, spec in enumerate(self._inputs)]
+            on_failure = cell_hooks.run_always_call_hooks if hooks is not None and hooks.always_call else None
+            plan = cell_call.CallPlan(stages, runner, identifies=forward_pre or forward, on_failure=on_failure)
+        if plan is cell_call.FIRST_CALL:
+            self.__dict__.pop("_call_plan", None)  # back to the class default
         else:
-            bound = dict(zip(names, args))
-            bound.update(kwargs)
-            checks = [(f"'{key}'", spec, bound[key]) for key, spec in self._kwargs_inputs.items() if key in bound]
-        for label, spec, value in checks:
-            if isinstance(spec, Tensor):
-                _check_one_input(cell_name, label, spec, value)
+            object.__setattr__(self, "_call_plan", plan)
+
+    def _runner(self):
+        """What runs ``construct``: a custom bprop, recompute, offload, or ``construct`` itself."""
+        if cell_bprop.has_custom_bprop(self):
+            return cell_bprop.run_bprop
+        if self._recompute is not None:
+            return recompute_module.run_cell
+        if self._offload is not None:
+            return offload_module.run_cell
+        return cell_call.run_construct
+
+    def _observed_parameters(self):
+        """This Cell's own Parameters and their roles, announced to observers (see cellkit.observers)."""
+        return [(p, "parameter") for _, p in self._own_parameters()]
 
     # ------------------------------------------------------------- registration
     def __setattr__(self, name, value):
@@ -329,9 +259,6 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 )
             object.__setattr__(self, name, value)
             return
-        if name == "phase":
-            object.__setattr__(self, name, value)  # the property's setter checks the type
-            return
         if isinstance(value, Parameter):
             self._assign_registered(name, value, "parameter")
             self.insert_param_to_cell(name, value)
@@ -351,7 +278,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 value.update_parameters_name(name + ".")  # rename by attribute path: net.weight
         elif isinstance(value, Buffer):
             self._assign_registered(name, value, "buffer")
-            self.register_buffer(name, value, persistent=name not in self._non_persistent_buffers)
+            self.register_buffer(name, value, persistent=name not in self._non_persistent)
         elif name in params:
             self._assign_over_parameter(name, value)
         elif name in self._cells:
@@ -361,7 +288,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         else:
             if isinstance(value, (list, tuple)):
                 _check_unique_parameter_names(name, value)
-            if name in self._params_tuples:
+            if name in self._tuple_attributes():
                 self._drop_parameter_tuple(name)
             object.__setattr__(self, name, value)
 
@@ -379,7 +306,7 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                     f"For '{type(self).__name__}', '{name}' is already a {other_kind} of the Cell; "
                     f"it cannot be replaced by a {kind} (delete it first with 'del cell.{name}')"
                 )
-        if kind == "parameter" and name not in self._params_tuples and name in self._tuple_member_keys():
+        if kind == "parameter" and name not in self._tuple_attributes() and name in self._tuple_member_keys():
             raise KeyError(
                 f"For '{type(self).__name__}', '{name}' is the name of a ParameterTuple member of the Cell; "
                 "give the Parameter attribute another name"
@@ -389,21 +316,23 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 f"For '{type(self).__name__}', '{name}' already exists in the network (a method or class "
                 f"attribute of {type(self).__name__}); it cannot be used for a {kind}"
             )
-        if name in self._params_tuples:
+        if name in self._tuple_attributes():
             self._drop_parameter_tuple(name)
-            object.__delattr__(self, name)
-        elif name in self.__dict__ and not any(name in registry for _, registry in registries):
-            del self.__dict__[name]
+        if name in self.__dict__ and not any(name in registry for _, registry in registries):
+            del self.__dict__[name]  # a plain attribute of that name is replaced
+
+    def _tuple_attributes(self):
+        """ParameterTuple attribute name -> the ``_params`` keys of its members (empty when none)."""
+        return self._params_tuples or {}
 
     def _tuple_member_keys(self):
-        return {key for keys in self._params_tuples.values() for key in keys}
+        return {key for keys in self._tuple_attributes().values() for key in keys}
 
     def _assign_over_parameter(self, name, value):
         """``cell.name = value`` where ``name`` is a registered Parameter and ``value`` is not one."""
         current = self._params[name]
         if value is None:
             self._params[name] = None
-            object.__setattr__(self, name, None)
         elif isinstance(value, Tensor) and current is not None:
             current.set_data(value)  # MindSpore: a Tensor assigned over a Parameter sets its data
         else:
@@ -421,31 +350,34 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 f"{kind}{hint}"
             )
         registry[name] = None
-        object.__setattr__(self, name, None)
 
     def __getattr__(self, name):
-        # Only called when normal lookup fails: entries added to the registries directly
-        # (``cell._params["extra"] = p``) and ParameterTuple members (``Parameter$1``).
-        d = self.__dict__
-        for registry in ("_params", "_cells", "_buffers"):
-            table = d.get(registry)
-            if table is not None and name in table:
-                return table[name]
+        # Python calls this only when normal lookup fails.  Registered objects are ordinary attributes
+        # (cell_registry.py), so this is reached for a Parameter the registry holds aside -- to_float's
+        # Parameters, read as casts while the Cell's call runs, and ParameterTuple members -- and for
+        # names that are not there at all.
+        params = self.__dict__.get("_params")
+        if params is not None and params.is_aside(name):
+            param = params[name]
+            if param is not None and self._precision is not None:
+                return cell_precision.parameter_in_call(self, param)  # to_float: cast at the point of use
+            return param
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
         registered = False
-        if name in self._params_tuples:
+        if name in self._tuple_attributes():
             self._drop_parameter_tuple(name)
             registered = True
         for registry in (self._params, self._cells, self._buffers):
             if name in registry:
                 del registry[name]
                 registered = True
-        self._non_persistent_buffers.discard(name)
+        if name in self._non_persistent:
+            self._non_persistent.discard(name)
         if registered:
             _configuration_changed()
-        if name in self.__dict__:
+        if name in self.__dict__:  # a plain attribute, or a ParameterTuple whose members were just dropped
             object.__delattr__(self, name)
         elif not registered:
             object.__delattr__(self, name)  # raises AttributeError as usual
@@ -475,7 +407,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' should not contain '.': {param_name!r}")
         if "_params" not in self.__dict__:
             raise AttributeError("For 'insert_param_to_cell', please call Cell.__init__() firstly.")
-        if param_name not in self._params and (param_name in self.__dict__ or hasattr(type(self), param_name)):
+        if param_name not in self._params and (param_name in self.__dict__ or param_name in self._cells
+                                               or param_name in self._buffers or hasattr(type(self), param_name)):
             raise KeyError(
                 f"For 'insert_param_to_cell', the {param_name} parameter already exists in the network. "
                 "Cannot insert another parameter with the same name."
@@ -491,8 +424,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         if self._params.get(param_name, param) is not param:
             _configuration_changed()  # a compiled graph reads the Parameter object it was traced with
         self._params[param_name] = param
-        if "." not in param_name:
-            object.__setattr__(self, param_name, param)  # fast attribute access in construct
+        if self._precision is not None:
+            cell_precision.hold_cast_parameters(self)
 
     def _set_parameter_tuple(self, name, params):
         """A ParameterTuple attribute: its members become this Cell's Parameters, keyed by their names.
@@ -511,19 +444,22 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
                 )
         next_id = params.name_members(self._next_tuple_param_id)  # checks names within the tuple first
         object.__setattr__(self, "_next_tuple_param_id", next_id)
+        if self._params_tuples is None:
+            object.__setattr__(self, "_params_tuples", {})
         if name in self._params and name not in self._tuple_member_keys():
             del self._params[name]  # a Parameter attribute of the same name is replaced
         keys = []
         for p in params:
             if p.name not in keys:  # the same object twice is registered once
-                self._params[p.name] = p
+                # Held aside: a member is reached through the tuple, and its name must not hide an attribute.
+                self._params.add_aside(p.name, p)
                 keys.append(p.name)
         self._params_tuples[name] = keys
         object.__setattr__(self, name, params)
 
     def _drop_parameter_tuple(self, name):
         """Unregister the members of the ParameterTuple held as ``name``."""
-        for key in self._params_tuples.pop(name, ()):
+        for key in self._tuple_attributes().pop(name, ()):
             self._params.pop(key, None)
 
     def insert_child_to_cell(self, child_name, child_cell):
@@ -548,7 +484,8 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
             raise KeyError(
                 f"For 'insert_child_to_cell', the parameter 'child_name' can not be None and can not contain '.': {child_name!r}"
             )
-        if child_name not in self._cells and (child_name in self.__dict__ or hasattr(type(self), child_name)):
+        if child_name not in self._cells and (child_name in self.__dict__ or child_name in self._params
+                                              or child_name in self._buffers or hasattr(type(self), child_name)):
             raise KeyError(
                 f"For 'insert_child_to_cell', the {child_name} child cell already exists in the network. "
                 "Cannot insert another child cell with the same name."
@@ -561,7 +498,6 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         if self._cells.get(child_name, child_cell) is not child_cell:
             _configuration_changed()
         self._cells[child_name] = child_cell
-        object.__setattr__(self, child_name, child_cell)
 
     # ------------------------------------------------------------------ traversal
     def cells(self):
@@ -728,6 +664,17 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
 
         walk(self, "Default")
 
+    def check_names_and_refresh_name(self):
+        """If two Parameters below this Cell share a name, rename every Parameter to its attribute path.
+
+        MindSpore does this before a Cell's first call; raises ValueError if
+        names still clash afterwards (see :meth:`check_names`).
+        """
+        names = [p.name for _, p in self.parameters_and_names()]
+        if len(set(names)) < len(names):
+            self.update_parameters_name()
+            self.check_names()
+
     def check_names(self):
         """Raise ValueError if two different Parameters in the network share a name."""
         owners = {}
@@ -748,11 +695,16 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
 
     # ----------------------------------------------------------- flags and modes
     def add_flags(self, **flags):
-        """Set custom attributes (also readable with :meth:`get_flags`); returns self."""
+        """Set custom attributes (also readable with :meth:`get_flags`); returns self.
+
+        A flag named like a registered Parameter, child or buffer is kept in
+        the flags only: the attribute stays the registered object.
+        """
         _configuration_changed()
-        self._flags.update(flags)
+        self.get_flags().update(flags)
         for key, value in flags.items():
-            object.__setattr__(self, key, value)
+            if not (key in self._params or key in self._cells or key in self._buffers):
+                object.__setattr__(self, key, value)
         return self
 
     def add_flags_recursive(self, **flags):
@@ -762,7 +714,9 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         return self
 
     def get_flags(self):
-        """The custom attributes set by :meth:`add_flags` (a dict)."""
+        """The custom attributes set by :meth:`add_flags` (a dict; ``training`` too once :meth:`set_train` ran)."""
+        if self._flags is None:
+            object.__setattr__(self, "_flags", {})
         return self._flags
 
     def apply(self, fn):
@@ -783,14 +737,18 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
         if any(cell.training != mode for _, cell in self.cells_and_names()):
             _configuration_changed()  # compiled graphs depend on the mode (dropout, batch norm)
         for _, cell in self.cells_and_names():
-            cell._flags["training"] = mode  # MindSpore records it as a flag too
+            cell.get_flags()["training"] = mode  # MindSpore records it as a flag too
             object.__setattr__(cell, "training", mode)
-            object.__setattr__(cell, "_phase", "train" if mode else "predict")
+            cell.__dict__.pop("_phase", None)  # the phase follows the mode again
         return self
 
     @property
     def phase(self):
-        return self._phase
+        """``'train'`` or ``'predict'`` as :meth:`set_train` last said (``'train'`` before), or a phase set by hand."""
+        explicit = self.__dict__.get("_phase")
+        if explicit is not None:
+            return explicit
+        return "predict" if "training" in self.__dict__ and not self.training else "train"
 
     @phase.setter
     def phase(self, value):
@@ -834,6 +792,66 @@ class Cell(HookMixin, StateMixin, PrecisionMixin, ParallelMixin):
     def cls_name(self):
         return type(self).__name__
 
+
+
+
+    # ------------------------------------------------ the rest of the Cell, by concern
+    # Hooks (cell_hooks.py)
+    register_forward_pre_hook = cell_hooks.register_forward_pre_hook
+    register_forward_hook = cell_hooks.register_forward_hook
+    register_backward_pre_hook = cell_hooks.register_backward_pre_hook
+    register_backward_hook = cell_hooks.register_backward_hook
+    # A custom bprop (cell_bprop.py)
+    bprop_debug = cell_bprop.bprop_debug
+    # Buffers and state dicts (cell_state.py)
+    register_buffer = cell_state.register_buffer
+    named_buffers = cell_state.named_buffers
+    buffers = cell_state.buffers
+    get_buffer = cell_state.get_buffer
+    get_extra_state = cell_state.get_extra_state
+    set_extra_state = cell_state.set_extra_state
+    state_dict = cell_state.state_dict
+    load_state_dict = cell_state.load_state_dict
+    register_state_dict_pre_hook = cell_state.register_state_dict_pre_hook
+    register_state_dict_post_hook = cell_state.register_state_dict_post_hook
+    register_load_state_dict_pre_hook = cell_state.register_load_state_dict_pre_hook
+    register_load_state_dict_post_hook = cell_state.register_load_state_dict_post_hook
+    # Mixed precision (cell_precision.py)
+    to_float = cell_precision.to_float
+    cast_inputs = cell_precision.cast_inputs
+    auto_cast_inputs = cell_precision.auto_cast_inputs
+    cast_param = cell_precision.cast_param
+    get_mixed_precision_type = cell_precision.get_mixed_precision_type
+    set_mixed_precision_type = cell_precision.set_mixed_precision_type
+    # Declared inputs, compiling and graph mode (cell_inputs.py)
+    set_inputs = cell_inputs.set_inputs
+    get_inputs = cell_inputs.get_inputs
+    compile = cell_inputs.compile
+    compile_and_run = cell_inputs.compile_and_run
+    run_construct = cell_inputs.run_construct
+    exec_checkpoint_graph = cell_inputs.exec_checkpoint_graph
+    get_func_graph_proto = cell_inputs.get_func_graph_proto
+    # Recompute and offload (cellkit/recompute.py, cellkit/offload.py)
+    recompute = recompute_module.set_recompute
+    offload = offload_module.set_offload
+    # Parallel settings, recorded (cell_parallel.py)
+    parallel_config = cell_parallel.parallel_config
+    shard = cell_parallel.shard
+    place = cell_parallel.place
+    set_comm_fusion = cell_parallel.set_comm_fusion
+    set_data_parallel = cell_parallel.set_data_parallel
+    set_auto_parallel = cell_parallel.set_auto_parallel
+    set_broadcast_flag = cell_parallel.set_broadcast_flag
+    set_param_ps = cell_parallel.set_param_ps
+    set_parallel_input_with_inputs = cell_parallel.set_parallel_input_with_inputs
+    load_parameter_slice = cell_parallel.load_parameter_slice
+    pipeline_stage = cell_parallel.pipeline_stage
+    infer_param_pipeline_stage = cell_parallel.infer_param_pipeline_stage
+    parameter_layout_dict = cell_parallel.parameter_layout_dict
+    set_boost = cell_parallel.set_boost
+    set_jit_config = cell_parallel.set_jit_config
+    flatten_weights = cell_parallel.flatten_weights
+
     # Cells are compared and hashed by identity (dict keys, sets of visited cells).
     __hash__ = object.__hash__
 
@@ -852,33 +870,3 @@ def _check_unique_parameter_names(attribute, values):
                     f"For '{attribute}', the Parameter name '{value.name}' already exists: "
                     "every Parameter in a list or tuple needs a unique name"
                 )
-
-
-def _check_one_input(cell_name, label, spec, value):
-    """Compare one call input with its set_inputs declaration; ValueError/TypeError if they disagree.
-
-    A ``-1`` dimension is dynamic (any size); a shape of ``(-2,)`` is a dynamic rank (any shape).
-    """
-    if not isinstance(value, Tensor):
-        raise TypeError(
-            f"For '{cell_name}', input {label} was declared by set_inputs as a Tensor, but got {type(value).__name__}"
-        )
-    if spec.dtype is not value.dtype:
-        raise TypeError(
-            f"For '{cell_name}', input {label} was declared by set_inputs with dtype {spec.dtype}, "
-            f"but got {value.dtype}"
-        )
-    declared, actual = tuple(spec.shape), tuple(value.shape)
-    if declared == (-2,):
-        return
-    if len(declared) != len(actual):
-        raise ValueError(
-            f"For '{cell_name}', input {label} was declared by set_inputs with rank {len(declared)} "
-            f"(shape {list(declared)}, -1 is dynamic), but got rank {len(actual)} (shape {list(actual)})"
-        )
-    for axis, (d, a) in enumerate(zip(declared, actual)):
-        if d != -1 and d != a:
-            raise ValueError(
-                f"For '{cell_name}', input {label} was declared by set_inputs with shape {list(declared)} "
-                f"(-1 is dynamic), but got shape {list(actual)}: dimension {axis} must be {d}, not {a}"
-            )

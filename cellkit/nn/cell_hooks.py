@@ -1,307 +1,319 @@
-"""Cell hooks: forward pre/post hooks, backward pre/post hooks, and custom ``bprop``.
+"""Cell hooks: forward pre/post hooks and backward pre/post hooks.
 
-Forward hooks run around ``construct``.  Backward hooks are attached to the
-tape with :class:`~cellkit.nn.hooks.TapeGate`: one gate in front of the
-Cell's outputs (it sees ``grad_output`` first and runs the backward
-*pre*-hooks), one in front of its inputs (it sees ``grad_input`` last and
-runs the backward hooks).  A Cell with no hook registered never reaches
-this code: ``Cell.__call__`` goes straight to ``construct``.
+A Cell's hooks live in a :class:`CellHooks` part, created by the first
+``register_*_hook`` call (a Cell without hooks holds none).  The functions
+``register_*`` below are methods of ``nn.Cell`` (``self`` is the Cell); the
+stage functions are stages of its call (see :mod:`cellkit.nn.cell_call`).
+
+Forward hooks are plain calls around the runner.  Backward hooks are
+attached to the tape with :class:`~cellkit.tape_gate.TapeGate`: one gate in
+front of the Cell's inputs (it sees ``grad_input`` last and runs the
+backward hooks), one behind its outputs (it sees ``grad_output`` first and
+runs the backward *pre*-hooks).
 
 Hook signatures (every hook receives the Cell first):
 
-- ``forward_pre_hook(cell, inputs) -> None or new inputs``
-- ``forward_hook(cell, inputs, output) -> None or new output``
+- ``forward_pre_hook(cell, args) -> None or new args``
+  (``with_kwargs=True``: ``(cell, args, kwargs) -> None or (new args, new kwargs)``)
+- ``forward_hook(cell, args, output) -> None or new output``
+  (``with_kwargs=True``: ``(cell, args, kwargs, output)``)
 - ``backward_pre_hook(cell, grad_output) -> None or new grad_output``
 - ``backward_hook(cell, grad_input, grad_output) -> None or new grad_input``
 
-``inputs``, ``grad_input`` and ``grad_output`` are tuples.
+``args``, ``grad_input`` and ``grad_output`` are tuples.
+
+>>> import cellkit as ms
+>>> from cellkit import nn
+>>> relu = nn.ReLU()
+>>> handle = relu.register_forward_hook(lambda cell, args, output: output * 10)
+>>> relu(ms.Tensor([-1.0, 2.0]))
+Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  2.00000000e+01])
+>>> handle.remove()
 """
 from __future__ import annotations
 
+import warnings
+import weakref
 
 from .. import autograd as _ag
 from .. import backend as _backend
-from .. import batching as _batching
-from .. import offload as _offload
-from .. import recompute as _rc
+from .. import observers as _obs
 from ..tensor import Tensor
-from . import observers as _obs
+from .cell_call import stage
 from .hooks import HookRegistry, RemovableHandle, TapeGate, check_hook
 
-__all__ = ["HookMixin"]
+__all__ = ["CellHooks", "register_forward_pre_hook", "register_forward_hook", "register_backward_pre_hook",
+           "register_backward_hook"]
 
 
+class CellHooks:
+    """The hooks registered on one Cell, by kind, in call order; and the options some were registered with."""
+
+    __slots__ = ("forward_pre", "forward", "backward_pre", "backward", "with_kwargs", "always_call", "__weakref__")
+
+    def __init__(self):
+        self.forward_pre = HookRegistry()
+        self.forward = HookRegistry()
+        self.backward_pre = HookRegistry()
+        self.backward = HookRegistry()
+        self.with_kwargs = set()   # handle ids of hooks that also receive the keyword arguments
+        self.always_call = set()   # handle ids of forward hooks that run even when construct raises
+
+    def counts(self):
+        """``{kind: number of hooks}`` for the kinds that have any (what displays show)."""
+        kinds = (("forward_pre", self.forward_pre), ("forward", self.forward),
+                 ("backward_pre", self.backward_pre), ("backward", self.backward))
+        return {kind: len(registry) for kind, registry in kinds if registry}
+
+
+def hooks_of(cell):
+    """``cell``'s hooks part, created on first use."""
+    hooks = cell._hooks
+    if hooks is None:
+        hooks = CellHooks()
+        object.__setattr__(cell, "_hooks", hooks)
+    return hooks
+
+
+def _add(cell, kind, hook, method, prepend=False, with_kwargs=False, always_call=False):
+    check_hook(hook, method)
+    for name, value in (("prepend", prepend), ("with_kwargs", with_kwargs), ("always_call", always_call)):
+        if not isinstance(value, bool):
+            raise TypeError(f"For '{method}', '{name}' must be a bool, but got {type(value).__name__}")
+    hooks = hooks_of(cell)
+    registry = getattr(hooks, kind)
+
+    cell_ref = weakref.ref(cell)  # a handle the user keeps must not keep the Cell alive
+
+    def forget():
+        hooks.with_kwargs.discard(handle.id)
+        hooks.always_call.discard(handle.id)
+        owner = cell_ref()
+        if owner is not None:
+            owner._configure_call()
+
+    handle = RemovableHandle(registry, on_remove=forget)
+    registry[handle.id] = hook
+    if prepend:
+        registry.move_to_end(handle.id, last=False)
+    if with_kwargs:
+        hooks.with_kwargs.add(handle.id)
+    if always_call:
+        hooks.always_call.add(handle.id)
+    cell._configure_call()
+    return handle
+
+
+def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+    """Call ``hook_fn(cell, args)`` before each ``construct``; it may return new inputs.
+
+    With ``with_kwargs=True`` the hook is ``hook_fn(cell, args, kwargs)`` and
+    returns ``None`` or a pair ``(new_args, new_kwargs)`` (anything else is a
+    RuntimeError when the Cell is called).  ``prepend=True`` runs it before
+    the hooks already registered.  Returns a handle whose ``remove()``
+    unregisters the hook.
+    """
+    return _add(self, "forward_pre", hook_fn, "register_forward_pre_hook", prepend, with_kwargs)
+
+
+def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
+    """Call ``hook_fn(cell, args, output)`` after each ``construct``; it may return a new output.
+
+    With ``with_kwargs=True`` the hook is ``hook_fn(cell, args, kwargs,
+    output)``.  With ``always_call=True`` it runs even when the call raises
+    (its own error is then turned into a warning, and the first error goes
+    on).  ``prepend=True`` runs it before the hooks already registered.
+    """
+    return _add(self, "forward", hook_fn, "register_forward_hook", prepend, with_kwargs, always_call)
+
+
+def register_backward_pre_hook(self, hook_fn):
+    """Call ``hook_fn(cell, grad_output)`` when the gradient reaches the Cell's outputs.
+
+    It may return a new ``grad_output`` (a tuple, one entry per output).
+    Runs only in PyNative mode, during a gradient transform.
+    """
+    return _add(self, "backward_pre", hook_fn, "register_backward_pre_hook")
+
+
+def register_backward_hook(self, hook_fn):
+    """Call ``hook_fn(cell, grad_input, grad_output)`` once the Cell's input gradients are known.
+
+    ``grad_input`` holds one gradient per input (``None`` for an input
+    whose gradient was not requested); returning a tuple replaces them.
+    """
+    return _add(self, "backward", hook_fn, "register_backward_hook")
+
+
+def has_hooks(cell):
+    """Whether any forward or backward hook is registered on ``cell``."""
+    hooks = cell._hooks
+    return hooks is not None and bool(hooks.forward_pre or hooks.forward or hooks.backward_pre or hooks.backward)
+
+
+# ----------------------------------------------------------------------------- stages
 def _as_tuple(value):
     return value if isinstance(value, tuple) else (value,)
 
 
-class HookMixin:
-    """The hook half of ``nn.Cell``."""
+def _call_user_hook(call, kind, hook, hook_args):
+    """Call one hook; observers (a trace) hear of the call, its result, time and error."""
+    observers = call.cell._observers
+    if observers:
+        return _obs.call_hook(observers, call.cell, call.id, kind, hook, hook_args)
+    return hook(*hook_args)
 
-    # Observers watching this Cell (see cellkit.nn.observers); set on the instance only while watched.
-    _observers = ()
 
-    def _init_hooks(self):
-        setattr_ = object.__setattr__
-        setattr_(self, "_forward_pre_hooks", HookRegistry())
-        setattr_(self, "_forward_hooks", HookRegistry())
-        setattr_(self, "_backward_pre_hooks", HookRegistry())
-        setattr_(self, "_backward_hooks", HookRegistry())
-        setattr_(self, "_bprop_debug", False)
-
-    def _has_hooks(self):
-        return bool(self._forward_pre_hooks or self._forward_hooks or self._backward_pre_hooks or self._backward_hooks)
-
-    def _has_custom_bprop(self):
-        return callable(getattr(type(self), "bprop", None))
-
-    def _add_hook(self, registry, hook, method):
-        check_hook(hook, method)
-        handle = RemovableHandle(registry, on_remove=self._refresh_call_path)
-        registry[handle.id] = hook
-        self._refresh_call_path()
-        return handle
-
-    def register_forward_pre_hook(self, hook_fn):
-        """Call ``hook_fn(cell, inputs)`` before each ``construct``; it may return new inputs.
-
-        Returns a handle whose ``remove()`` unregisters the hook.
-        """
-        return self._add_hook(self._forward_pre_hooks, hook_fn, "register_forward_pre_hook")
-
-    def register_forward_hook(self, hook_fn):
-        """Call ``hook_fn(cell, inputs, output)`` after each ``construct``; it may return a new output."""
-        return self._add_hook(self._forward_hooks, hook_fn, "register_forward_hook")
-
-    def register_backward_pre_hook(self, hook_fn):
-        """Call ``hook_fn(cell, grad_output)`` when the gradient reaches the Cell's outputs.
-
-        It may return a new ``grad_output`` (a tuple, one entry per output).
-        Runs only in PyNative mode, during a gradient transform.
-        """
-        return self._add_hook(self._backward_pre_hooks, hook_fn, "register_backward_pre_hook")
-
-    def register_backward_hook(self, hook_fn):
-        """Call ``hook_fn(cell, grad_input, grad_output)`` once the Cell's input gradients are known.
-
-        ``grad_input`` holds one gradient per input (``None`` for an input
-        whose gradient was not requested); returning a tuple replaces them.
-        """
-        return self._add_hook(self._backward_hooks, hook_fn, "register_backward_hook")
-
-    @property
-    def bprop_debug(self):
-        """Whether a custom ``bprop`` is run in debug mode (graph mode; recorded here)."""
-        return self._bprop_debug
-
-    @bprop_debug.setter
-    def bprop_debug(self, value):
-        if not isinstance(value, bool):
-            raise TypeError(f"For 'Cell', 'bprop_debug' must be a bool, but got {type(value).__name__}")
-        object.__setattr__(self, "_bprop_debug", value)
-
-    # ------------------------------------------------------------------ running
-    def _run_with_hooks(self, args, kwargs):
-        if any(isinstance(a, Tensor) and _batching.is_batched(a._data) for a in args):
-            # Hooks and observers are the user's code, run once per call: vmap calls this Cell example by example.
-            raise _batching.Unbatchable(f"{type(self).__name__} has hooks or observers; vmap runs it per example")
-        observers = self._observers  # () unless a tool (cellkit.trace) watches this Cell
-        call = None
-        replay_flags = record_flags = None
-        if _rc._regions:  # inside a recomputed region: see cellkit.recompute for the replay rules
-            call, replay_flags, record_flags = _rc.enter_cell_call(
-                _obs.new_call_id if observers else _no_call_id)
-        elif observers:
-            call = _obs.new_call_id()
-        if observers and replay_flags is None:
-            _obs.emit(observers, "forward_pre", self, {"call": call, "inputs": args})
-        for hook in list(self._forward_pre_hooks.values()):
-            if replay_flags is not None and not replay_flags.pop(0):
-                continue  # it ran in the first run and changed nothing
-            if observers:
-                result = _obs.call_hook(observers, self, call, "forward_pre", hook, (self, args))
-            else:
-                result = hook(self, args)
-            if record_flags is not None:
-                record_flags.append(result is not None)
+@stage("forward pre-hooks", per_example=True)
+def forward_pre_hooks(call):
+    """Observers hear ``forward_pre``; each pre-hook may replace the inputs (and, with kwargs, the keywords)."""
+    cell, replay = call.cell, call.replay
+    replaying = replay is not None and replay.replaying
+    if cell._observers and not replaying:
+        _obs.emit(cell._observers, "forward_pre", cell, {"call": call.id, "inputs": call.args})
+    hooks = cell._hooks
+    if hooks is None:
+        return
+    for hook_id, hook in list(hooks.forward_pre.items()):
+        if replay is not None and not replay.runs_next_hook():
+            continue
+        if hook_id in hooks.with_kwargs:
+            result = _call_user_hook(call, "forward_pre", hook, (cell, call.args, call.kwargs))
             if result is not None:
-                args = _as_tuple(result)
-        recording = _ag._depth > 0
-        gate_state = None
-        # Gates on the tape only for backward hooks and for observers that want backward events
-        # (a memory probe does not: a gate would keep gradients alive and change what it measures).
-        watch_backward = observers and any(getattr(o, "wants_backward", True) for o in observers)
-        if recording and (self._backward_hooks or self._backward_pre_hooks or watch_backward):
-            gate_state = {"grad_output": None, "call": call}
-            if self._backward_hooks or watch_backward:
-                args = self._gate_inputs(args, gate_state)
-        if recording and self._has_custom_bprop():
-            output = self._run_custom_bprop(args, kwargs)
-        elif self._recompute_mode and recording:
-            output = self._run_recomputed(args, kwargs)
-        elif self._offload_prefetch is not None and recording:
-            output = _offload.offloaded(lambda *a: self.construct(*a, **kwargs), args, self.get_parameters(),
-                                        label=type(self).__name__, backward_prefetch=self._offload_prefetch)
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError("forward pre hook with kwargs must return None or a tuple of "
+                                       f"(new_args, new_kwargs), but got {result}")
+                call.args, call.kwargs = _as_tuple(result[0]), result[1]
         else:
-            output = self.construct(*args, **kwargs)
-        if observers and replay_flags is None:
-            _obs.emit(observers, "forward", self, {"call": call, "inputs": args, "output": output})
-        for hook in list(self._forward_hooks.values()):
-            if replay_flags is not None and not replay_flags.pop(0):
-                continue
-            if observers:
-                result = _obs.call_hook(observers, self, call, "forward", hook, (self, args, output))
-            else:
-                result = hook(self, args, output)
-            if record_flags is not None:
-                record_flags.append(result is not None)
+            result = _call_user_hook(call, "forward_pre", hook, (cell, call.args))
             if result is not None:
-                output = result
-        if gate_state is not None:
-            output = self._gate_outputs(output, gate_state)
-        return output
+                call.args = _as_tuple(result)
+        if replay is not None:
+            replay.hook_returned(result)
 
-    def _run_recomputed(self, args, kwargs):
-        """Run ``construct`` as a recomputed region (see :mod:`cellkit.recompute`).
 
-        Only the inputs are kept in forward; backward runs ``construct``
-        again, recording, and sweeps the fresh tape.  The Cell's own forward
-        hooks ran once around this call.  Inside the region, a child's forward
-        hook is called again during the replay only if it replaced its
-        Cell's inputs or output in the first run (so the replacement is
-        rebuilt on the tape); backward hooks run once, during the replay's
-        sweep; dropout draws the same mask; BatchNorm updates its running
-        statistics once.
-        """
-        def run(*inputs):
-            return self.construct(*inputs, **kwargs)
+@stage("forward hooks", per_example=True)
+def forward_hooks(call):
+    """Observers hear ``forward``; each forward hook may replace the output."""
+    cell, replay = call.cell, call.replay
+    replaying = replay is not None and replay.replaying
+    if cell._observers and not replaying:
+        _obs.emit(cell._observers, "forward", cell, {"call": call.id, "inputs": call.args, "output": call.output})
+    hooks = cell._hooks
+    if hooks is None:
+        return
+    for hook_id, hook in list(hooks.forward.items()):
+        if replay is not None and not replay.runs_next_hook():
+            continue
+        if hook_id in hooks.always_call:
+            call.always_called = (call.always_called or set()) | {hook_id}
+        if hook_id in hooks.with_kwargs:
+            result = _call_user_hook(call, "forward", hook, (cell, call.args, call.kwargs, call.output))
+        else:
+            result = _call_user_hook(call, "forward", hook, (cell, call.args, call.output))
+        if replay is not None:
+            replay.hook_returned(result)
+        if result is not None:
+            call.output = result
 
-        return _rc.checkpoint(run, args, self.get_parameters(), label=type(self).__name__)
 
-    def _gate_inputs(self, args, gate_state):
-        observers = self._observers
+def run_always_call_hooks(call):
+    """After a failed call: the ``always_call`` forward hooks that have not run yet, errors turned to warnings."""
+    cell, hooks = call.cell, call.cell._hooks
+    if hooks is None:
+        return
+    done = call.always_called or set()
+    for hook_id, hook in list(hooks.forward.items()):
+        if hook_id not in hooks.always_call or hook_id in done:
+            continue
+        try:
+            if hook_id in hooks.with_kwargs:
+                result = hook(cell, call.args, call.kwargs, call.output)
+            else:
+                result = hook(cell, call.args, call.output)
+            if result is not None:
+                call.output = result
+        except Exception as error:  # noqa: BLE001 - the first error is the one the caller must see
+            warnings.warn("cell forward hook with ``always_call=True`` raised an exception that was silenced "
+                          f"because another error was already raised in forward: {error}", stacklevel=2)
 
-        def on_backward(grad_input, m):
-            grads = tuple(None if g is None else m.as_tensor(g) for g in grad_input)
-            grad_output = gate_state["grad_output"] or ()
+
+def _watches_backward(cell):
+    """Observers that want backward events (a memory probe does not: a gate would keep gradients alive)."""
+    return any(getattr(o, "wants_backward", True) for o in cell._observers)
+
+
+@stage("gate inputs", per_example=True)
+def gate_inputs(call):
+    """While a gradient records: a tape gate in front of the inputs, which runs the backward hooks."""
+    cell = call.cell
+    hooks = cell._hooks
+    backward = hooks.backward if hooks is not None else {}
+    if _ag._depth == 0 or not (backward or _watches_backward(cell)):
+        return
+    if call.gate is None:
+        call.gate = {"grad_output": None}
+    gate_state, observers = call.gate, cell._observers
+
+    def on_backward(grad_input, m):
+        grads = tuple(None if g is None else m.as_tensor(g) for g in grad_input)
+        grad_output = gate_state["grad_output"] or ()
+        if observers:
+            _obs.emit(observers, "backward", cell, {"call": call.id, "grad_input": grads, "grad_output": grad_output})
+        for hook in list(backward.values()):
             if observers:
-                _obs.emit(observers, "backward", self,
-                          {"call": gate_state["call"], "grad_input": grads, "grad_output": grad_output})
-            for hook in list(self._backward_hooks.values()):
-                if observers:
-                    result = _obs.call_hook(observers, self, gate_state["call"], "backward", hook,
-                                            (self, grads, grad_output))
-                else:
-                    result = hook(self, grads, grad_output)
-                if result is not None:
-                    grads = _check_replacement(result, grads, "backward hook", "grad_input")
-            return tuple(None if g is None else m.as_value(g) for g in grads)
+                result = _obs.call_hook(observers, cell, call.id, "backward", hook, (cell, grads, grad_output))
+            else:
+                result = hook(cell, grads, grad_output)
+            if result is not None:
+                grads = _check_replacement(result, grads, "backward hook", "grad_input")
+        return tuple(None if g is None else m.as_value(g) for g in grads)
 
-        gate = TapeGate(args, on_backward, "CellInputsHook")
-        return gate.outputs
+    call.args = TapeGate(call.args, on_backward, "CellInputsHook").outputs
 
-    def _gate_outputs(self, output, gate_state):
-        single = not isinstance(output, tuple)
-        outputs = _as_tuple(output)
-        observers = self._observers
 
-        def on_backward(grad_output, m):
-            if observers and not (self._backward_pre_hooks or self._backward_hooks):
-                # Only watched: report the gradients as they are and change nothing.
-                grads = tuple(None if g is None or not isinstance(o, Tensor) else m.as_tensor(g)
-                              for o, g in zip(outputs, grad_output))
-                gate_state["grad_output"] = grads
-                _obs.emit(observers, "backward_pre", self, {"call": gate_state["call"], "grad_output": grads})
-                return None
-            grads = tuple(
-                (Tensor._from_array(_backend.current().xp.zeros_like(o._data)) if g is None else m.as_tensor(g))
-                if isinstance(o, Tensor) else None
-                for o, g in zip(outputs, grad_output)
-            )
-            if observers:
-                _obs.emit(observers, "backward_pre", self, {"call": gate_state["call"], "grad_output": grads})
-            for hook in list(self._backward_pre_hooks.values()):
-                if observers:
-                    result = _obs.call_hook(observers, self, gate_state["call"], "backward_pre", hook, (self, grads))
-                else:
-                    result = hook(self, grads)
-                if result is not None:
-                    grads = _check_replacement(result, grads, "backward pre-hook", "grad_output")
+@stage("gate outputs", per_example=True)
+def gate_outputs(call):
+    """While a gradient records: a tape gate behind the outputs, which runs the backward pre-hooks."""
+    cell = call.cell
+    hooks = cell._hooks
+    backward_pre = hooks.backward_pre if hooks is not None else {}
+    has_backward = hooks is not None and bool(hooks.backward)
+    if _ag._depth == 0 or not (backward_pre or has_backward or _watches_backward(cell)):
+        return
+    if call.gate is None:
+        call.gate = {"grad_output": None}
+    gate_state, observers = call.gate, cell._observers
+    single = not isinstance(call.output, tuple)
+    outputs = _as_tuple(call.output)
+
+    def on_backward(grad_output, m):
+        if observers and not (backward_pre or has_backward):
+            # Only watched: report the gradients as they are and change nothing.
+            grads = tuple(None if g is None or not isinstance(o, Tensor) else m.as_tensor(g)
+                          for o, g in zip(outputs, grad_output))
             gate_state["grad_output"] = grads
-            return tuple(None if g is None else m.as_value(g) for g in grads)
+            _obs.emit(observers, "backward_pre", cell, {"call": call.id, "grad_output": grads})
+            return None
+        grads = tuple(
+            (Tensor._from_array(_backend.current().xp.zeros_like(o._data)) if g is None else m.as_tensor(g))
+            if isinstance(o, Tensor) else None
+            for o, g in zip(outputs, grad_output)
+        )
+        if observers:
+            _obs.emit(observers, "backward_pre", cell, {"call": call.id, "grad_output": grads})
+        for hook in list(backward_pre.values()):
+            if observers:
+                result = _obs.call_hook(observers, cell, call.id, "backward_pre", hook, (cell, grads))
+            else:
+                result = hook(cell, grads)
+            if result is not None:
+                grads = _check_replacement(result, grads, "backward pre-hook", "grad_output")
+        gate_state["grad_output"] = grads
+        return tuple(None if g is None else m.as_value(g) for g in grads)
 
-        gate = TapeGate(outputs, on_backward, "CellOutputsHook")
-        return gate.outputs[0] if single else gate.outputs
-
-    # -------------------------------------------------------------- custom bprop
-    def _run_custom_bprop(self, args, kwargs):
-        """Run ``construct`` off the tape; the Cell's ``bprop`` gives the input gradients."""
-        with _ag.no_recording():
-            plain = tuple(Tensor._from_array(a._data) if isinstance(a, Tensor) else a for a in args)
-            output = self.construct(*plain, **kwargs)
-        tensor_inputs = [a for a in args if isinstance(a, Tensor)]
-        if not any(t._node is not None for t in tensor_inputs) or not isinstance(output, Tensor):
-            return output
-        saved = tuple(t._data for t in tensor_inputs) + (output._data,)
-        sources = tuple(range(len(tensor_inputs))) + (_ag.OUTPUT,)
-        return _ag.record(output._data, "CustomBprop", _bprop_rule, tensor_inputs, saved, sources, (self, plain))
-
-
-def _bprop_rule(m, node, g):
-    """Call the Cell's ``bprop(*inputs, out, dout)``; fit each gradient to its input (as MindSpore does).
-
-    On arrays the bprop runs unrecorded, as in a first-order sweep; when the
-    sweep records for an outer transform it runs recorded, on Tensors linked
-    to the inputs, so its own computation can be differentiated again.
-    """
-    cell, plain = node.info
-    values = node.unpack(m)
-    tensors = iter(values[:-1])
-    inputs = tuple(m.as_tensor(next(tensors)) if isinstance(a, Tensor) else a for a in plain)
-    out, dout = m.as_tensor(values[-1]), m.as_tensor(g)
-    if m.tensors:
-        grads = cell.bprop(*inputs, out, dout)
-    else:
-        with _ag.no_recording():
-            grads = cell.bprop(*inputs, out, dout)
-    grads = _as_tuple(grads)
-    if len(grads) < len(plain):  # more than one per input: MindSpore ignores the rest
-        raise RuntimeError(f"Grad size should lager than forward inputs, but got {len(grads)} vs {len(plain)}: "
-                           f"{type(cell).__name__}.bprop must return one gradient per input")
-    return tuple(_fit_gradient(m, grad, arg) for arg, grad in zip(plain, grads) if isinstance(arg, Tensor))
-
-
-def _no_call_id():
-    return None
-
-
-def _fit_gradient(m, grad, like):
-    """A bprop gradient fitted to its input as MindSpore fits it: summed down to its shape, cast to its dtype.
-
-    ``None`` stands for zeros.  A gradient that cannot be summed down to the
-    input's shape (a smaller one included: MindSpore does not broadcast it up)
-    is a RuntimeError.
-    """
-    if grad is None:
-        return m.as_value(Tensor._from_array(_backend.current().xp.zeros_like(like._data)))
-    value = m.as_value(grad if isinstance(grad, Tensor) else Tensor(grad))
-    shape = tuple(like.shape)
-    if tuple(value.shape) != shape:
-        if not _sums_down_to(tuple(value.shape), shape):
-            raise RuntimeError(
-                f"For grad interface or custom function, grad tensor should be broadcast to expected shape, but "
-                f"got {list(value.shape)} vs {list(shape)}: a custom bprop returned a gradient that does not fit "
-                "its input"
-            )
-        value = m.sum_to(value, shape)
-    return m.astype(value, like._data.dtype)
-
-
-def _sums_down_to(shape, target):
-    """Can a gradient of ``shape`` be summed over broadcast axes to ``target`` (``target`` broadcasts to it)?"""
-    if len(shape) < len(target):
-        return False
-    return all(t == s or t == 1 for s, t in zip(shape[len(shape) - len(target):], target))
+    gated = TapeGate(outputs, on_backward, "CellOutputsHook").outputs
+    call.output = gated[0] if single else gated
 
 
 def _check_replacement(result, current, who, what):

@@ -1,31 +1,82 @@
-"""Mixed precision for Cells: ``to_float``, ``cast_inputs``, ``auto_cast_inputs``, ``cast_param``.
+"""Mixed precision for Cells: ``to_float``, the mixed-precision type, and input casts.
 
-``to_float(dst)`` makes a Cell (and every Cell below it) compute in ``dst``:
-its floating inputs are cast before ``construct``, and while ``construct``
-runs its own floating Parameters read as ``dst`` casts of themselves
-(``self.weight`` inside ``construct`` is a differentiable cast, so the
-gradient still reaches the float32 Parameter, which keeps its dtype).
-This is MindSpore's rule that "all inputs of the Cell, Parameters
-included, are cast".  The most recent call wins, even a parent's call made
-after its children's (as in MindSpore).
+``to_float(dst)`` makes a Cell (and every Cell below it) compute in ``dst``.
+The Cell's call then has a *cast inputs* stage (see
+:mod:`cellkit.nn.cell_call`): its floating inputs are cast to ``dst``, and
+while the call runs, each floating Parameter of the Cell is cast *at the
+point of use* -- reading ``self.weight`` in ``construct`` gives a
+differentiable cast of the Parameter (made once per call), so the gradient
+still reaches the float32 Parameter, which keeps its dtype.  Nothing is
+swapped: the Cell's registry holds the Parameter *aside* (out of the
+Cell's ``__dict__``, see :mod:`cellkit.nn.cell_registry`), so reading it
+reaches ``Cell.__getattr__``, which gives the cast during the call and the
+Parameter itself outside it.  The most recent call wins,
+even a parent's call made after its children's (as in MindSpore).
+
+MindSpore casts inside the ops instead (every op run during the Cell's call
+casts its floating inputs), so there ``construct`` sees its inputs and
+Parameters uncast; the results are the same for a Cell whose computation
+starts from its inputs and Parameters.  A Cell that updates a Parameter in
+place during ``construct`` (running statistics) takes it from the registry,
+``self._params['name']``, to update the Parameter and not its cast.
+
+``set_mixed_precision_type`` sets only the type a compiled graph uses, as
+in MindSpore: it casts in ``GRAPH_MODE`` and not in PyNative.
 
 >>> import cellkit as ms
 >>> from cellkit import nn
 >>> dense = nn.Dense(3, 2).to_float(ms.float16)
 >>> dense(ms.ops.ones((1, 3))).dtype, dense.weight.dtype
 (mindspore.float16, mindspore.float32)
+>>> dense.get_mixed_precision_type()
+<MixedPrecisionType.FP16: 1>
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+import enum
 
 from .. import dtype as _dt
 from ..ops import creation
 from ..tensor import Tensor
+from .cell_call import in_flight, stage
 
-__all__ = ["PrecisionMixin"]
+__all__ = ["MixedPrecisionType", "Precision", "to_float", "cast_inputs", "auto_cast_inputs", "cast_param",
+           "get_mixed_precision_type", "set_mixed_precision_type"]
+
+
+class MixedPrecisionType(enum.IntEnum):
+    """The mixed-precision type of a Cell: ``NOTSET``, ``FP16``, ``FP32`` or ``BF16``."""
+
+    NOTSET = 0
+    FP16 = 1
+    FP32 = 2
+    BF16 = 3
+
+    def __str__(self):
+        return f"MixedPrecisionType.{self.name}"
+
 
 _ALLOWED = (_dt.float16, _dt.float32, _dt.bfloat16)
+_TYPE_OF_DTYPE = ((_dt.float16, MixedPrecisionType.FP16), (_dt.float32, MixedPrecisionType.FP32),
+                  (_dt.bfloat16, MixedPrecisionType.BF16))
+
+
+class Precision:
+    """A Cell's precision part: the type its calls compute in (PyNative and graph) and its graph-only type."""
+
+    __slots__ = ("dst_type", "graph_type")
+
+    def __init__(self, dst_type=None, graph_type=None):
+        self.dst_type = dst_type      # to_float: casts in every mode
+        self.graph_type = graph_type  # set_mixed_precision_type (and to_float): casts in GRAPH_MODE
+
+
+def _precision_of(cell):
+    part = cell._precision
+    if part is None:
+        part = Precision()
+        object.__setattr__(cell, "_precision", part)
+    return part
 
 
 def _cast_tree(value, dst):
@@ -41,91 +92,133 @@ def _cast_tree(value, dst):
     return value
 
 
-class PrecisionMixin:
-    """The mixed-precision part of ``nn.Cell``."""
+# ------------------------------------------------------------------------ Cell methods
+def to_float(self, dst_type):
+    """Run this Cell and all Cells below it with floating inputs and Parameters cast to ``dst_type``.
 
-    def _init_precision(self):
-        object.__setattr__(self, "_dst_type", None)
+    Calling again replaces the type; the most recent call wins, also over
+    an earlier call on a child.  Returns the Cell.
 
-    def to_float(self, dst_type):
-        """Run this Cell and all Cells below it with floating inputs cast to ``dst_type``.
+    Raises
+    ------
+    ValueError
+        If ``dst_type`` is not float16, float32 or bfloat16.
+    """
+    # By identity: ``in`` would compare with ``==``, which a Tensor or an array answers elementwise.
+    if not any(dst_type is allowed for allowed in _ALLOWED):
+        raise ValueError(
+            "For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
+            f"mstype.bfloat16, but got type: {type(dst_type)} and value: {dst_type!r}."
+        )
+    for _, cell in self.cells_and_names():
+        part = _precision_of(cell)
+        part.dst_type = part.graph_type = dst_type
+        hold_cast_parameters(cell)
+        cell._configure_call()
+    return self
 
-        While ``construct`` runs, the Cell's floating Parameters read as casts
-        (``self.weight`` is a Tensor of ``dst_type``); a ``construct`` that
-        updates a Parameter in place (running statistics) takes it from the
-        registry, ``self._params['name']``.  Calling again replaces the type;
-        the most recent call wins, also over an earlier call on a child.
-        Returns the Cell.
 
-        Raises
-        ------
-        ValueError
-            If ``dst_type`` is not float16, float32 or bfloat16.
-        """
-        # By identity: ``in`` would compare with ``==``, which a Tensor or an array answers elementwise.
-        if not any(dst_type is allowed for allowed in _ALLOWED):
-            raise ValueError(
-                "For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
-                f"mstype.bfloat16, but got {dst_type!r}"
-            )
-        for _, cell in self.cells_and_names():
-            object.__setattr__(cell, "_dst_type", dst_type)
-            cell._refresh_call_path()
-        return self
+def get_mixed_precision_type(self):
+    """The Cell's :class:`MixedPrecisionType` (``NOTSET`` until ``to_float`` or ``set_mixed_precision_type``)."""
+    part = self._precision
+    dst = None if part is None else part.graph_type
+    for dtype, kind in _TYPE_OF_DTYPE:
+        if dst is dtype:
+            return kind
+    return MixedPrecisionType.NOTSET
 
-    def cast_inputs(self, inputs, dst_type):
-        """``inputs`` (a tuple) with every floating Tensor cast to ``dst_type``."""
-        if not isinstance(inputs, tuple):
-            raise TypeError(f"For 'cast_inputs', 'inputs' must be a tuple, but got {type(inputs).__name__}")
-        try:
-            dst_type = _dt.to_dtype(dst_type)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"For 'cast_inputs', 'dst_type': {exc}") from None
-        return tuple(_cast_tree(v, dst_type) for v in inputs)
 
-    def auto_cast_inputs(self, inputs):
-        """``inputs`` cast to the type set by :meth:`to_float` (unchanged if none was set)."""
-        if not isinstance(inputs, (tuple, list)):
-            raise TypeError(f"For 'auto_cast_inputs', 'inputs' must be a tuple, but got {type(inputs).__name__}")
-        if self._dst_type is None:
-            return tuple(inputs)
-        return self.cast_inputs(tuple(inputs), self._dst_type)
+def set_mixed_precision_type(self, mixed_type):
+    """Set the type a compiled graph of this Cell computes in (GRAPH_MODE only; this Cell only).
 
-    @contextmanager
-    def _parameters_cast(self):
-        """While ``construct`` runs: this Cell's floating Parameters read as casts to the ``to_float`` type.
+    As in MindSpore, PyNative calls are not cast by it: use :meth:`to_float`
+    for that.
 
-        Only the attribute view is swapped (the registry keeps the
-        Parameters); everything is put back afterwards, even on error.
-        """
-        dst = self._dst_type
-        attributes = self.__dict__
-        swapped = []
-        for name, param in self._params.items():
-            if attributes.get(name) is param and param is not None and param.dtype.is_floating_point \
-                    and param.dtype is not dst and param._data is not None:
-                swapped.append((name, param))
-        for name, keys in self._params_tuples.items():
-            members = attributes.get(name)
-            if members is not None and any(p.dtype.is_floating_point and p.dtype is not dst for p in members):
-                swapped.append((name, members))
-        casts = []
-        try:
-            for name, original in swapped:
-                if isinstance(original, tuple):
-                    cast = tuple(self.cast_param(p) for p in original)
-                else:
-                    cast = self.cast_param(original)
-                attributes[name] = cast
-                casts.append((name, original, cast))
-            yield
-        finally:
-            for name, original, cast in casts:
-                if attributes.get(name) is cast:  # construct may have reassigned it: keep that
-                    attributes[name] = original
+    Raises
+    ------
+    TypeError
+        If ``mixed_type`` is not a :class:`MixedPrecisionType`.
+    """
+    if not isinstance(mixed_type, MixedPrecisionType):
+        raise TypeError("set_mixed_precision_type(): incompatible function arguments: 'mixed_type' must be a "
+                        f"MixedPrecisionType, but got {type(mixed_type).__name__} {mixed_type!r}")
+    dtypes = {kind: dtype for dtype, kind in _TYPE_OF_DTYPE}
+    _precision_of(self).graph_type = dtypes.get(mixed_type)
+    hold_cast_parameters(self)
+    self._configure_call()
 
-    def cast_param(self, param):
-        """``param`` cast to the :meth:`to_float` type for computing (the Parameter itself is unchanged)."""
-        if self._dst_type is None or not param.dtype.is_floating_point or param.dtype is self._dst_type:
-            return param
-        return creation.cast(param, self._dst_type)
+
+def cast_inputs(self, inputs, dst_type):
+    """``inputs`` (a tuple) with every floating Tensor cast to ``dst_type``."""
+    if not isinstance(inputs, tuple):
+        raise TypeError(f"For 'cast_inputs', 'inputs' must be a tuple, but got {type(inputs).__name__}")
+    try:
+        dst_type = _dt.to_dtype(dst_type)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"For 'cast_inputs', 'dst_type': {exc}") from None
+    return tuple(_cast_tree(v, dst_type) for v in inputs)
+
+
+def auto_cast_inputs(self, inputs):
+    """``inputs`` cast to the type set by :meth:`to_float` (unchanged if none was set)."""
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError(f"For 'auto_cast_inputs', 'inputs' must be a tuple, but got {type(inputs).__name__}")
+    dst = None if self._precision is None else self._precision.dst_type
+    if dst is None:
+        return tuple(inputs)
+    return self.cast_inputs(tuple(inputs), dst)
+
+
+def cast_param(self, param):
+    """``param`` cast to the :meth:`to_float` type for computing (the Parameter itself is unchanged)."""
+    dst = None if self._precision is None else self._precision.dst_type
+    if dst is None or not param.dtype.is_floating_point or param.dtype is dst:
+        return param
+    return creation.cast(param, dst)
+
+
+def hold_cast_parameters(cell):
+    """Hold ``cell``'s floating Parameters aside in its registry, so that reading one reaches
+    ``Cell.__getattr__`` -- which hands out its cast while the Cell's call runs (:func:`parameter_in_call`)."""
+    if not casts_anything(cell):
+        return
+    params = cell._params
+    for name, param in params.items():
+        if param is not None and param.dtype.is_floating_point:
+            params.hold_aside(name)
+
+
+def casts_anything(cell):
+    """Whether ``cell``'s calls have a cast stage."""
+    part = cell._precision
+    return part is not None and (part.dst_type is not None or part.graph_type is not None)
+
+
+# ----------------------------------------------------------------------------- the stage
+@stage("cast inputs", in_graph_mode=True)
+def cast_call_inputs(call):
+    """to_float: cast the floating inputs; the Cell's Parameters read as casts until the call ends."""
+    part = call.cell._precision
+    dst = part.graph_type if call.in_graph else part.dst_type
+    if dst is None:
+        return
+    call.args = tuple(_cast_tree(a, dst) for a in call.args)
+    if call.kwargs:
+        call.kwargs = {key: _cast_tree(value, dst) for key, value in call.kwargs.items()}
+    call.casts = (dst, {})
+
+
+def parameter_in_call(cell, param):
+    """``param`` as ``cell`` reads it: its cast while one of ``cell``'s casting calls runs, else itself."""
+    for call in reversed(in_flight):
+        if call.cell is cell:
+            if call.casts is None or not param.dtype.is_floating_point:
+                return param
+            dst, made = call.casts
+            if param.dtype is dst or param._data is None:
+                return param
+            cast = made.get(id(param))
+            if cast is None:
+                cast = made[id(param)] = creation.cast(param, dst)
+            return cast
+    return param

@@ -18,7 +18,8 @@ from .. import backend as _backend
 from ..tensor import Tensor
 from .hooks import HookRegistry, RemovableHandle, check_hook
 
-__all__ = ["StateMixin", "IncompatibleKeys"]
+__all__ = ["IncompatibleKeys", "StateHooks", "state_dict", "load_state_dict", "register_buffer", "named_buffers",
+           "buffers", "get_buffer", "get_extra_state", "set_extra_state"]
 
 _EXTRA_STATE_KEY = "_extra_state"
 
@@ -51,286 +52,329 @@ class _StateDict(OrderedDict):
         return "OrderedDict([" + ", ".join(f"({k!r}, {v!r})" for k, v in self.items()) + "])"
 
 
-class StateMixin:
-    """Buffers and state dictionaries for ``nn.Cell``."""
+# ------------------------------------------------------------------ buffers
 
-    # ------------------------------------------------------------------ buffers
-    def register_buffer(self, name, tensor, persistent=True):
-        """Register ``tensor`` as buffer ``name`` (``persistent=False`` keeps it out of state_dict).
+def register_buffer(self, name, tensor, persistent=True):
+    """Register ``tensor`` as buffer ``name`` (``persistent=False`` keeps it out of state_dict).
 
-        Raises
-        ------
-        TypeError
-            If ``name`` is not a str or ``tensor`` is neither a Tensor nor None.
-        KeyError
-            If ``name`` is empty, contains ``'.'`` or names another attribute.
-        """
-        if "_buffers" not in self.__dict__:
-            raise AttributeError("cannot assign buffer before Cell.__init__() call")
-        if not isinstance(name, str):
-            raise TypeError(f"For 'register_buffer', the buffer name must be a str, but got {type(name).__name__}")
-        if not name:
-            raise KeyError("For 'register_buffer', the buffer name can't be empty string \"\"")
-        if "." in name:
-            raise KeyError(f"For 'register_buffer', the buffer name can't contain \".\", but got {name!r}")
-        if name not in self._buffers and (name in self.__dict__ or hasattr(type(self), name)):
-            raise KeyError(f"For 'register_buffer', attribute '{name}' already exists")
-        if name in self._params or name in self._cells:
-            raise KeyError(f"For 'register_buffer', attribute '{name}' already exists")
-        if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(
-                f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (Tensor or None required)"
-            )
-        # The Tensor itself is held (as in MindSpore), so the caller's object is the buffer.
-        self._buffers[name] = tensor
-        if persistent:
-            self._non_persistent_buffers.discard(name)
-        else:
-            self._non_persistent_buffers.add(name)
-        object.__setattr__(self, name, tensor)
-
-    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
-        """(dotted name, buffer) pairs, this Cell's first, then its children's."""
-        seen = set()
-        cells = self.cells_and_names(name_prefix=prefix) if recurse else [(prefix, self)]
-        for path, cell in cells:
-            for name, buf in cell._buffers.items():
-                if buf is None or (remove_duplicate and id(buf) in seen):
-                    continue
-                seen.add(id(buf))
-                yield (f"{path}.{name}" if path else name), buf
-
-    def buffers(self, recurse=True):
-        """The buffers (an iterator)."""
-        return (b for _, b in self.named_buffers(recurse=recurse))
-
-    def get_buffer(self, target):
-        """The buffer at dotted path ``target`` (``'net_b.buffer_b'``); AttributeError if absent."""
-        if not isinstance(target, str):
-            raise TypeError(f"For 'get_buffer', 'target' must be a str, but got {type(target).__name__}")
-        cell_path, _, name = target.rpartition(".")
-        try:
-            cell = self.get_sub_cell(cell_path)
-        except AttributeError as exc:
-            raise AttributeError(f"For 'get_buffer', no buffer at target '{target}': {exc}") from None
-        if name not in cell._buffers:
-            where = cell_path or type(self).__name__
-            raise AttributeError(f"For 'get_buffer', {where} has no buffer named '{name}' (target '{target}')")
-        return cell._buffers[name]
-
-    # --------------------------------------------------------------- extra state
-    def get_extra_state(self):
-        """Extra picklable state for ``state_dict``; override together with :meth:`set_extra_state`."""
-        raise RuntimeError(
-            f"{type(self).__name__} defines no get_extra_state(); implement it (and set_extra_state) to save extra state"
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a str or ``tensor`` is neither a Tensor nor None.
+    KeyError
+        If ``name`` is empty, contains ``'.'`` or names another attribute.
+    """
+    if "_buffers" not in self.__dict__:
+        raise AttributeError("cannot assign buffer before Cell.__init__() call")
+    if not isinstance(name, str):
+        raise TypeError(f"For 'register_buffer', the buffer name must be a str, but got {type(name).__name__}")
+    if not name:
+        raise KeyError("For 'register_buffer', the buffer name can't be empty string \"\"")
+    if "." in name:
+        raise KeyError(f"For 'register_buffer', the buffer name can't contain \".\", but got {name!r}")
+    if name not in self._buffers and (name in self.__dict__ or hasattr(type(self), name)):
+        raise KeyError(f"For 'register_buffer', attribute '{name}' already exists")
+    if name in self._params or name in self._cells:
+        raise KeyError(f"For 'register_buffer', attribute '{name}' already exists")
+    if tensor is not None and not isinstance(tensor, Tensor):
+        raise TypeError(
+            f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (Tensor or None required)"
         )
+    # The Tensor itself is held (as in MindSpore), so the caller's object is the buffer.
+    self._buffers[name] = tensor
+    set_persistent(self, name, persistent)
 
-    def set_extra_state(self, state):
-        """Restore what :meth:`get_extra_state` returned; override together with it."""
-        raise RuntimeError(
-            f"{type(self).__name__} defines no set_extra_state(); implement it to load the extra state in this state_dict"
-        )
 
-    def _has_extra_state(self):
-        return type(self).get_extra_state is not StateMixin.get_extra_state
+def set_persistent(cell, name, persistent):
+    """Mark buffer ``name`` as saved in ``state_dict`` (persistent) or not."""
+    if persistent:
+        if name in cell._non_persistent:
+            cell._non_persistent.discard(name)
+    else:
+        if "_non_persistent" not in cell.__dict__:  # the class default is an empty frozenset
+            object.__setattr__(cell, "_non_persistent", set())
+        cell._non_persistent.add(name)
 
-    # --------------------------------------------------------------- state_dict
-    def _init_state_hooks(self):
-        for name in ("_state_dict_pre_hooks", "_state_dict_hooks",
-                     "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks"):
-            object.__setattr__(self, name, HookRegistry())
 
-    def _state_hooks(self, name):
-        if name not in self.__dict__:
-            self._init_state_hooks()
-        return self.__dict__[name]
+def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+    """(dotted name, buffer) pairs, this Cell's first, then its children's."""
+    seen = set()
+    cells = self.cells_and_names(name_prefix=prefix) if recurse else [(prefix, self)]
+    for path, cell in cells:
+        for name, buf in cell._buffers.items():
+            if buf is None or (remove_duplicate and id(buf) in seen):
+                continue
+            seen.add(id(buf))
+            yield (f"{path}.{name}" if path else name), buf
 
-    def _add_state_hook(self, name, hook, method):
-        check_hook(hook, method)
-        registry = self._state_hooks(name)
-        handle = RemovableHandle(registry)
-        registry[handle.id] = hook
-        return handle
 
-    def register_state_dict_pre_hook(self, hook):
-        """Run ``hook(cell, prefix, keep_vars)`` before this Cell's part of ``state_dict`` is built."""
-        return self._add_state_hook("_state_dict_pre_hooks", hook, "register_state_dict_pre_hook")
+def buffers(self, recurse=True):
+    """The buffers (an iterator)."""
+    return (b for _, b in self.named_buffers(recurse=recurse))
 
-    def register_state_dict_post_hook(self, hook):
-        """Run ``hook(cell, state_dict, prefix, local_metadata)`` after this Cell's part is built."""
-        return self._add_state_hook("_state_dict_hooks", hook, "register_state_dict_post_hook")
 
-    def register_load_state_dict_pre_hook(self, hook):
-        """Run ``hook(cell, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-        error_msgs)`` before loading; it may edit ``state_dict`` in place."""
-        return self._add_state_hook("_load_state_dict_pre_hooks", hook, "register_load_state_dict_pre_hook")
+def get_buffer(self, target):
+    """The buffer at dotted path ``target`` (``'net_b.buffer_b'``); AttributeError if absent."""
+    if not isinstance(target, str):
+        raise TypeError(f"For 'get_buffer', 'target' must be a str, but got {type(target).__name__}")
+    cell_path, _, name = target.rpartition(".")
+    try:
+        cell = self.get_sub_cell(cell_path)
+    except AttributeError as exc:
+        raise AttributeError(f"For 'get_buffer', no buffer at target '{target}': {exc}") from None
+    if name not in cell._buffers:
+        where = cell_path or type(self).__name__
+        raise AttributeError(f"For 'get_buffer', {where} has no buffer named '{name}' (target '{target}')")
+    return cell._buffers[name]
 
-    def register_load_state_dict_post_hook(self, hook):
-        """Run ``hook(cell, incompatible_keys)`` after loading; it may edit the key lists."""
-        return self._add_state_hook("_load_state_dict_post_hooks", hook, "register_load_state_dict_post_hook")
+# --------------------------------------------------------------- extra state
 
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        """The Cell's Parameters and persistent buffers, keyed by attribute path.
+def get_extra_state(self):
+    """Extra picklable state for ``state_dict``; override together with :meth:`set_extra_state`."""
+    raise RuntimeError(
+        f"{type(self).__name__} defines no get_extra_state(); implement it (and set_extra_state) to save extra state"
+    )
 
-        Values are the Parameters and buffers themselves (references, as in
-        MindSpore); with ``keep_vars=True`` too.  Positional arguments are
-        accepted in the order ``destination, prefix, keep_vars``.
-        """
-        if args:
-            names = ("destination", "prefix", "keep_vars")
-            if len(args) > 3:
-                raise TypeError(f"state_dict takes at most 3 positional arguments, but got {len(args)}")
-            values = dict(zip(names, args))
-            destination = values.get("destination", destination)
-            prefix = values.get("prefix", prefix)
-            keep_vars = values.get("keep_vars", keep_vars)
-        if not isinstance(prefix, str):
-            raise TypeError(f"For 'state_dict', 'prefix' must be a str, but got {type(prefix).__name__}")
-        if destination is not None and not isinstance(destination, MutableMapping):
-            raise TypeError(f"For 'state_dict', 'destination' must be a dict (or None), "
-                            f"but got {type(destination).__name__}")
-        if destination is None:
-            destination = _StateDict()
-            destination._metadata = OrderedDict()
-        self._state_dict_into(destination, prefix, keep_vars)
-        return destination
 
-    def _state_dict_into(self, destination, prefix, keep_vars):
-        for hook in list(self._state_hooks("_state_dict_pre_hooks").values()):
-            hook(self, prefix, keep_vars)
-        metadata = getattr(destination, "_metadata", None)
-        local_metadata = {}
-        if metadata is not None:
-            metadata[prefix[:-1]] = local_metadata
-        for name, p in self._params.items():
-            if p is not None:
-                destination[prefix + name] = p
-        for name, buf in self._buffers.items():
-            if buf is not None and name not in self._non_persistent_buffers:
-                destination[prefix + name] = buf
-        if self._has_extra_state():
-            destination[prefix + _EXTRA_STATE_KEY] = self.get_extra_state()
-        for name, child in self._cells.items():
-            if child is not None:
-                child._state_dict_into(destination, prefix + name + ".", keep_vars)
-        for hook in list(self._state_hooks("_state_dict_hooks").values()):
-            hook(self, destination, prefix, local_metadata)
+def set_extra_state(self, state):
+    """Restore what :meth:`get_extra_state` returned; override together with it."""
+    raise RuntimeError(
+        f"{type(self).__name__} defines no set_extra_state(); implement it to load the extra state in this state_dict"
+    )
 
-    # ----------------------------------------------------------- load_state_dict
-    def load_state_dict(self, state_dict, strict=True):
-        """Copy values from ``state_dict`` into this Cell's Parameters and buffers.
 
-        Returns an ``IncompatibleKeys(missing_keys, unexpected_keys)`` tuple.
-        With ``strict=True`` any missing or unexpected key raises RuntimeError
-        (after the load post-hooks, which may edit the two lists).  A size
-        mismatch or a value that is not a Tensor raises RuntimeError whatever
-        ``strict`` says.
+def has_extra_state(cell):
+    """Whether ``cell``'s class overrides :func:`get_extra_state`."""
+    return type(cell).get_extra_state is not get_extra_state
 
-        Unlike MindSpore (and PyTorch), a load that raises changes nothing:
-        every entry is checked before any is written, and when a post-hook
-        or the strict check fails after writing, the old values are put back
-        -- every Parameter and buffer is left bit-identical.  Values are
-        written into the existing arrays (cast to their dtype), so views of
-        them (``flatten_weights``) stay views.
-        """
-        if not isinstance(state_dict, Mapping):
-            raise TypeError(f"For 'load_state_dict', 'state_dict' must be dict-like, but got {type(state_dict).__name__}")
-        bad_keys = [k for k in state_dict if not isinstance(k, str)]
-        if bad_keys:
-            raise TypeError(f"For 'load_state_dict', the keys of 'state_dict' must be str, but got {bad_keys[0]!r}")
-        if isinstance(strict, (bool, np.bool_)) or isinstance(strict, int):
-            strict = bool(strict)
-        else:
-            raise TypeError(f"For 'load_state_dict', 'strict' must be a bool, but got {type(strict).__name__}")
-        metadata = getattr(state_dict, "_metadata", None)
-        state_dict = OrderedDict(state_dict)  # hooks may edit it; the caller's dict stays as it was
-        missing, unexpected, errors = [], [], []
-        plan, visited = [], []
-        self._plan_load_tree(state_dict, "", metadata, missing, unexpected, errors, plan, visited)
-        result = IncompatibleKeys(missing, unexpected)
-        if errors:
-            raise RuntimeError(_load_error_text(self, errors))  # nothing has been written yet
-        post_hooks = [(cell, hook) for cell in visited
-                      for hook in list(cell._state_hooks("_load_state_dict_post_hooks").values())]
-        if strict and not post_hooks and (missing or unexpected):
+# --------------------------------------------------------------- state_dict
+
+class StateHooks:
+    """A Cell's state-dict hooks (created by the first ``register_*state_dict*_hook``)."""
+
+    __slots__ = ("state_dict_pre", "state_dict_post", "load_pre", "load_post")
+
+    def __init__(self):
+        self.state_dict_pre = HookRegistry()
+        self.state_dict_post = HookRegistry()
+        self.load_pre = HookRegistry()
+        self.load_post = HookRegistry()
+
+    def counts(self):
+        """``{kind: number of hooks}`` for the kinds that have any (what displays show)."""
+        kinds = (("state_dict_pre", self.state_dict_pre), ("state_dict", self.state_dict_post),
+                 ("load_state_dict_pre", self.load_pre), ("load_state_dict_post", self.load_post))
+        return {kind: len(registry) for kind, registry in kinds if registry}
+
+
+_NO_HOOKS = StateHooks()  # read by Cells that have none (never written to)
+
+
+def _state_hooks_of(cell, create=False):
+    hooks = cell._state_hooks
+    if hooks is None:
+        if not create:
+            return _NO_HOOKS
+        hooks = StateHooks()
+        object.__setattr__(cell, "_state_hooks", hooks)
+    return hooks
+
+
+def _add_state_hook(cell, kind, hook, method):
+    check_hook(hook, method)
+    registry = getattr(_state_hooks_of(cell, create=True), kind)
+    handle = RemovableHandle(registry)
+    registry[handle.id] = hook
+    return handle
+
+
+def register_state_dict_pre_hook(self, hook):
+    """Run ``hook(cell, prefix, keep_vars)`` before this Cell's part of ``state_dict`` is built."""
+    return _add_state_hook(self, "state_dict_pre", hook, "register_state_dict_pre_hook")
+
+
+def register_state_dict_post_hook(self, hook):
+    """Run ``hook(cell, state_dict, prefix, local_metadata)`` after this Cell's part is built."""
+    return _add_state_hook(self, "state_dict_post", hook, "register_state_dict_post_hook")
+
+
+def register_load_state_dict_pre_hook(self, hook):
+    """Run ``hook(cell, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+    error_msgs)`` before loading; it may edit ``state_dict`` in place."""
+    return _add_state_hook(self, "load_pre", hook, "register_load_state_dict_pre_hook")
+
+
+def register_load_state_dict_post_hook(self, hook):
+    """Run ``hook(cell, incompatible_keys)`` after loading; it may edit the key lists."""
+    return _add_state_hook(self, "load_post", hook, "register_load_state_dict_post_hook")
+
+
+def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+    """The Cell's Parameters and persistent buffers, keyed by attribute path.
+
+    Values are the Parameters and buffers themselves (references, as in
+    MindSpore); with ``keep_vars=True`` too.  Positional arguments are
+    accepted in the order ``destination, prefix, keep_vars``.
+    """
+    if args:
+        names = ("destination", "prefix", "keep_vars")
+        if len(args) > 3:
+            raise TypeError(f"state_dict takes at most 3 positional arguments, but got {len(args)}")
+        values = dict(zip(names, args))
+        destination = values.get("destination", destination)
+        prefix = values.get("prefix", prefix)
+        keep_vars = values.get("keep_vars", keep_vars)
+    if not isinstance(prefix, str):
+        raise TypeError(f"For 'state_dict', 'prefix' must be a str, but got {type(prefix).__name__}")
+    if destination is not None and not isinstance(destination, MutableMapping):
+        raise TypeError(f"For 'state_dict', 'destination' must be a dict (or None), "
+                        f"but got {type(destination).__name__}")
+    if destination is None:
+        destination = _StateDict()
+        destination._metadata = OrderedDict()
+    _state_dict_into(self, destination, prefix, keep_vars)
+    return destination
+
+
+def _state_dict_into(cell, destination, prefix, keep_vars):
+    for hook in list(_state_hooks_of(cell).state_dict_pre.values()):
+        hook(cell, prefix, keep_vars)
+    metadata = getattr(destination, "_metadata", None)
+    local_metadata = {}
+    if metadata is not None:
+        metadata[prefix[:-1]] = local_metadata
+    for name, p in cell._params.items():
+        if p is not None:
+            destination[prefix + name] = p
+    for name, buf in cell._buffers.items():
+        if buf is not None and name not in cell._non_persistent:
+            destination[prefix + name] = buf
+    if has_extra_state(cell):
+        destination[prefix + _EXTRA_STATE_KEY] = cell.get_extra_state()
+    for name, child in cell._cells.items():
+        if child is not None:
+            _state_dict_into(child, destination, prefix + name + ".", keep_vars)
+    for hook in list(_state_hooks_of(cell).state_dict_post.values()):
+        hook(cell, destination, prefix, local_metadata)
+
+# ----------------------------------------------------------- load_state_dict
+
+def load_state_dict(self, state_dict, strict=True):
+    """Copy values from ``state_dict`` into this Cell's Parameters and buffers.
+
+    Returns an ``IncompatibleKeys(missing_keys, unexpected_keys)`` tuple.
+    With ``strict=True`` any missing or unexpected key raises RuntimeError
+    (after the load post-hooks, which may edit the two lists).  A size
+    mismatch or a value that is not a Tensor raises RuntimeError whatever
+    ``strict`` says.
+
+    Unlike MindSpore (and PyTorch), a load that raises changes nothing:
+    every entry is checked before any is written, and when a post-hook
+    or the strict check fails after writing, the old values are put back
+    -- every Parameter and buffer is left bit-identical.  Values are
+    written into the existing arrays (cast to their dtype), so views of
+    them (``flatten_weights``) stay views.
+    """
+    if not isinstance(state_dict, Mapping):
+        raise TypeError(f"For 'load_state_dict', 'state_dict' must be dict-like, but got {type(state_dict).__name__}")
+    bad_keys = [k for k in state_dict if not isinstance(k, str)]
+    if bad_keys:
+        raise TypeError(f"For 'load_state_dict', the keys of 'state_dict' must be str, but got {bad_keys[0]!r}")
+    if isinstance(strict, (bool, np.bool_)) or isinstance(strict, int):
+        strict = bool(strict)
+    else:
+        raise TypeError(f"For 'load_state_dict', 'strict' must be a bool, but got {type(strict).__name__}")
+    metadata = getattr(state_dict, "_metadata", None)
+    state_dict = OrderedDict(state_dict)  # hooks may edit it; the caller's dict stays as it was
+    missing, unexpected, errors = [], [], []
+    plan, visited = [], []
+    _plan_load_tree(self, state_dict, "", metadata, missing, unexpected, errors, plan, visited)
+    result = IncompatibleKeys(missing, unexpected)
+    if errors:
+        raise RuntimeError(_load_error_text(self, errors))  # nothing has been written yet
+    post_hooks = [(cell, hook) for cell in visited
+                  for hook in list(_state_hooks_of(cell).load_post.values())]
+    if strict and not post_hooks and (missing or unexpected):
+        raise RuntimeError(_load_error_text(self, _key_errors(result)))
+    undo = _apply_load_plan(plan, keep_backup=bool(post_hooks))
+    try:
+        for cell, hook in post_hooks:
+            hook(cell, result)  # may edit result.missing_keys / result.unexpected_keys
+        if strict and (result.missing_keys or result.unexpected_keys):
             raise RuntimeError(_load_error_text(self, _key_errors(result)))
-        undo = _apply_load_plan(plan, keep_backup=bool(post_hooks))
-        try:
-            for cell, hook in post_hooks:
-                hook(cell, result)  # may edit result.missing_keys / result.unexpected_keys
-            if strict and (result.missing_keys or result.unexpected_keys):
-                raise RuntimeError(_load_error_text(self, _key_errors(result)))
-        except BaseException:
-            undo()
-            raise
-        return result
+    except BaseException:
+        undo()
+        raise
+    return result
 
-    def _plan_load_tree(self, local_state, prefix, metadata, missing, unexpected, errors, plan, visited):
-        """Run this Cell's load pre-hooks, check its entries, then recurse; record the writes in ``plan``.
 
-        Each child sees only the keys under its prefix (as in MindSpore), so a
-        child's pre-hook may rename its own keys.  ``visited`` collects the
-        Cells children first: the order the post-hooks run in.
-        """
-        local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
-        for hook in list(self._state_hooks("_load_state_dict_pre_hooks").values()):
-            # MindSpore passes strict=True to these hooks whatever the caller asked.
-            hook(self, local_state, prefix, local_metadata, True, missing, unexpected, errors)
-        self._plan_load(local_state, prefix, missing, unexpected, errors, plan)
-        for name, child in self._cells.items():
-            if child is None:
-                continue
-            child_prefix = prefix + name + "."
-            child_state = OrderedDict((k, v) for k, v in local_state.items() if k.startswith(child_prefix))
-            child._plan_load_tree(child_state, child_prefix, metadata, missing, unexpected, errors, plan, visited)
-        visited.append(self)
+def _plan_load_tree(cell, local_state, prefix, metadata, missing, unexpected, errors, plan, visited):
+    """Run this Cell's load pre-hooks, check its entries, then recurse; record the writes in ``plan``.
 
-    def _plan_load(self, state_dict, prefix, missing, unexpected, errors, plan):
-        """Check this Cell's own entries; queue the writes without making them."""
-        xp = _backend.current().xp
-        local = OrderedDict(self._params)
-        local.update((n, b) for n, b in self._buffers.items() if n not in self._non_persistent_buffers)
-        for name, target in local.items():
-            key = prefix + name
-            if target is None or key not in state_dict:
-                if target is not None:
-                    missing.append(key)
-                continue
-            value = state_dict[key]
-            if not isinstance(value, Tensor):
-                errors.append(
-                    f'While copying the parameter named "{key}", expected Tensor or Tensor-like object from '
-                    f"checkpoint but received {type(value)}"
-                )
-                continue
-            if tuple(value.shape) != tuple(target.shape):
-                errors.append(
-                    f"size mismatch for {key}: copying a param with shape {tuple(value.shape)} from checkpoint, "
-                    f"the shape in current model is {tuple(target.shape)}."
-                )
-                continue
-            data = value._require_data("load_state_dict")
-            wanted = target.dtype.to_backend(xp)
-            if data.dtype != wanted:
-                data = xp.astype(data, wanted)
-            plan.append(("array", self, target, data))
-        extra_key = prefix + _EXTRA_STATE_KEY
-        takes_extra = type(self).set_extra_state is not StateMixin.set_extra_state
-        if takes_extra:
-            if extra_key in state_dict:
-                plan.append(("extra", self, None, state_dict[extra_key]))
-            else:
-                missing.append(extra_key)
-        for key in state_dict:
-            if not key.startswith(prefix) or (takes_extra and key == extra_key):
-                continue
-            rest = key[len(prefix):]
-            if local.get(rest) is not None:
-                continue
-            head = rest.split(".", 1)[0]
-            if "." in rest and self._cells.get(head) is not None:
-                continue  # the child checks it
-            unexpected.append(key)
+    Each child sees only the keys under its prefix (as in MindSpore), so a
+    child's pre-hook may rename its own keys.  ``visited`` collects the
+    Cells children first: the order the post-hooks run in.
+    """
+    local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+    for hook in list(_state_hooks_of(cell).load_pre.values()):
+        # MindSpore passes strict=True to these hooks whatever the caller asked.
+        hook(cell, local_state, prefix, local_metadata, True, missing, unexpected, errors)
+    _plan_load(cell, local_state, prefix, missing, unexpected, errors, plan)
+    for name, child in cell._cells.items():
+        if child is None:
+            continue
+        child_prefix = prefix + name + "."
+        child_state = OrderedDict((k, v) for k, v in local_state.items() if k.startswith(child_prefix))
+        _plan_load_tree(child, child_state, child_prefix, metadata, missing, unexpected, errors, plan, visited)
+    visited.append(cell)
+
+
+def _plan_load(cell, state_dict, prefix, missing, unexpected, errors, plan):
+    """Check this Cell's own entries; queue the writes without making them."""
+    xp = _backend.current().xp
+    local = OrderedDict(cell._params)
+    local.update((n, b) for n, b in cell._buffers.items() if n not in cell._non_persistent)
+    for name, target in local.items():
+        key = prefix + name
+        if target is None or key not in state_dict:
+            if target is not None:
+                missing.append(key)
+            continue
+        value = state_dict[key]
+        if not isinstance(value, Tensor):
+            errors.append(
+                f'While copying the parameter named "{key}", expected Tensor or Tensor-like object from '
+                f"checkpoint but received {type(value)}"
+            )
+            continue
+        if tuple(value.shape) != tuple(target.shape):
+            errors.append(
+                f"size mismatch for {key}: copying a param with shape {tuple(value.shape)} from checkpoint, "
+                f"the shape in current model is {tuple(target.shape)}."
+            )
+            continue
+        data = value._require_data("load_state_dict")
+        wanted = target.dtype.to_backend(xp)
+        if data.dtype != wanted:
+            data = xp.astype(data, wanted)
+        plan.append(("array", cell, target, data))
+    extra_key = prefix + _EXTRA_STATE_KEY
+    takes_extra = type(cell).set_extra_state is not set_extra_state
+    if takes_extra:
+        if extra_key in state_dict:
+            plan.append(("extra", cell, None, state_dict[extra_key]))
+        else:
+            missing.append(extra_key)
+    for key in state_dict:
+        if not key.startswith(prefix) or (takes_extra and key == extra_key):
+            continue
+        rest = key[len(prefix):]
+        if local.get(rest) is not None:
+            continue
+        head = rest.split(".", 1)[0]
+        if "." in rest and cell._cells.get(head) is not None:
+            continue  # the child checks it
+        unexpected.append(key)
 
 
 def _key_errors(result):
@@ -387,7 +431,7 @@ def _apply_load_plan(plan, keep_backup):
         for kind, cell, _, value in plan:
             if kind == "extra":
                 # Without get_extra_state there is nothing to restore the old state from.
-                restorable = cell._has_extra_state()
+                restorable = has_extra_state(cell)
                 before = copy.deepcopy(cell.get_extra_state()) if restorable else None
                 cell.set_extra_state(value)
                 if restorable:

@@ -384,7 +384,7 @@ def test_recompute_explorer_toggles_recompute_and_measures_again():
     assert "recomputed" not in ex.reports[0].by_role_at_peak()
     ex.toggles["0"].value = True
     ex.toggles["1"].value = True
-    assert net[0]._recompute_mode and net[1]._recompute_mode
+    assert net[0]._recompute is not None and net[1]._recompute is not None
     ex.measure_button.click()
     assert len(ex.reports) == 2 and ex.reports[1].label == "recompute 0, 1"
     assert any(e.role == "recomputed" for e in ex.reports[1].events)
@@ -394,7 +394,7 @@ def test_recompute_explorer_toggles_recompute_and_measures_again():
     chart = svg_root(base64.b64decode(src).decode())
     assert len(svg_texts(chart, "peak-label")) == 2  # beside the previous measurement
     ex.clear_button.click()
-    assert not net[0]._recompute_mode and not net[1]._recompute_mode
+    assert net[0]._recompute is None and net[1]._recompute is None
 
 
 def test_recompute_explorer_reports_a_failed_measurement():
@@ -431,7 +431,7 @@ def test_recompute_explorer_times_several_interleaved_runs_and_carries_a_twin():
     ex.toggles["0"].value = True
     ex.measure_button.click()
     assert len(timing.runs_of(ex.reports[0])) == 3 and len(timing.runs_of(ex.reports[1])) == 3
-    assert net[0]._recompute_mode and not net[1]._recompute_mode  # the setting is the one ticked
+    assert net[0]._recompute is not None and net[1]._recompute is None  # the setting is the one ticked
     status = parse(ex.status.value).text()
     assert "median of 3 interleaved runs each" in status and "spread ×" in status
     bundle = form._repr_mimebundle_()

@@ -10,6 +10,7 @@ import pytest
 import cellkit as ms
 from cellkit import Tensor, nn, ops
 from cellkit.display.trace import Trace
+from cellkit.nn.cell_call import on_fast_path
 
 
 class XY(nn.Cell):
@@ -273,10 +274,10 @@ def test_trace_records_forward_events_only_without_a_gradient_transform():
 def test_trace_restores_the_fast_path_and_keeps_no_reference():
     net = Outer()
     with ms.trace(net) as tr:
-        assert tr.recording and not net._fast_call and not net.inner._fast_call
+        assert tr.recording and not on_fast_path(net) and not on_fast_path(net.inner)
         ops.GradOperation(get_all=True)(net)(*two())
     assert not tr.recording
-    assert net._fast_call and net.inner._fast_call
+    assert on_fast_path(net) and on_fast_path(net.inner)
     assert "_observers" not in vars(net) and "_observers" not in vars(net.inner)
     ref = weakref.ref(tr)
     del tr
@@ -299,7 +300,7 @@ def test_trace_stops_even_when_the_block_raises():
         with ms.trace(net) as tr:
             net(*two())
             1 / 0
-    assert len(tr) == 4 and net._fast_call and net.inner._fast_call
+    assert len(tr) == 4 and on_fast_path(net) and on_fast_path(net.inner)
 
 
 def test_trace_rejects_bad_arguments():

@@ -32,6 +32,8 @@ from hypothesis import strategies as st
 
 import cellkit as ms
 from cellkit import autograd, nn, offload, recompute, seed
+from cellkit.display.cellinfo import hook_registries as cell_hook_registries
+from cellkit.nn.cell_call import on_fast_path
 
 import reliability
 
@@ -102,7 +104,7 @@ def snapshot(*cells, dst_types=False):
             if isinstance(c, Model):
                 rows.append(("extra", path, sorted(c.extra.items())))
             if dst_types:
-                rows.append(("dst_type", path, c._dst_type))
+                rows.append(("dst_type", path, c._precision and c._precision.dst_type))
     return rows
 
 
@@ -348,7 +350,7 @@ def test_to_float_with_a_bad_type_changes_nothing(dst_type, cell):
     expect(snapshot(net, dst_types=True) == before, f"a failed to_float({dst_type!r}) changed the model", FLOAT,
            lost=True)
     target.to_float(ms.float16)  # the next call works, on every Cell below
-    assert all(c._dst_type is ms.float16 for _, c in target.cells_and_names())
+    assert all(c._precision.dst_type is ms.float16 for _, c in target.cells_and_names())
     tried(FLOAT, False)
 
 
@@ -365,7 +367,7 @@ def test_flatten_weights_with_a_bad_size_changes_nothing(fusion_size, error):
     config = dict(net.parallel_config)
     with pytest.raises(error):
         net.flatten_weights(fusion_size)
-    expect(snapshot(net) == before and net.parallel_config == config and net._flat_weight_buffers == [],
+    expect(snapshot(net) == before and net.parallel_config == config and net._parallel is None,
            f"a failed flatten_weights({fusion_size!r}) changed the model", FLAT, lost=True)
     buffers = net.flatten_weights(16)  # the next call works: same values, now views into the buffers
     assert snapshot(net) == before
@@ -497,10 +499,12 @@ REGISTER = {"forward_pre": "register_forward_pre_hook", "forward": "register_for
             "backward_pre": "register_backward_pre_hook", "backward": "register_backward_hook"}
 
 
-def hook_registries(net):
-    return [(path, name, list(getattr(c, name).items()))
+def hook_registries(net, state=False):
+    """The hooks registered on every Cell of ``net`` (forward/backward ones, or with ``state`` the state-dict ones)."""
+    return [(path, kind, list(registry.items()))
             for path, c in net.cells_and_names()
-            for name in ("_forward_pre_hooks", "_forward_hooks", "_backward_pre_hooks", "_backward_hooks")]
+            for kind, registry in cell_hook_registries(c)
+            if registry and (kind.startswith(("state_dict", "load_state_dict")) == state)]
 
 
 def live_nodes():
@@ -647,22 +651,18 @@ def test_a_forward_hook_raising_in_a_recompute_replay_leaves_nothing_open():
 def test_a_refused_or_abandoned_hook_registration_leaves_no_handle(method):
     """A non-callable hook is refused whole; a handle used as a context manager is removed when its block raises."""
     net = build("plain")
-    fast = [(path, c._fast_call) for path, c in net.cells_and_names()]
+    fast = [(path, on_fast_path(c)) for path, c in net.cells_and_names()]
     registries = hook_registries(net)
-    state_registries = [list(c._state_hooks(name).items()) for _, c in net.cells_and_names()
-                        for name in ("_state_dict_pre_hooks", "_state_dict_hooks",
-                                     "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")]
+    state_registries = hook_registries(net, state=True)
     tried(HOOKS, True)
     with pytest.raises(TypeError, match="callable"):
         getattr(net.norm, method)("not a function")
     with pytest.raises(Boom):
         with getattr(net.norm, method)(lambda *args: None):
             raise Boom("the block failed")
-    expect(hook_registries(net) == registries and [(p, c._fast_call) for p, c in net.cells_and_names()] == fast,
+    expect(hook_registries(net) == registries and [(p, on_fast_path(c)) for p, c in net.cells_and_names()] == fast,
            f"{method}: a refused or abandoned hook stayed registered", HOOKS)
-    expect([list(c._state_hooks(name).items()) for _, c in net.cells_and_names()
-            for name in ("_state_dict_pre_hooks", "_state_dict_hooks",
-                         "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")] == state_registries,
+    expect(hook_registries(net, state=True) == state_registries,
            f"{method}: a state-dict hook stayed registered", HOOKS)
 
 

@@ -348,6 +348,7 @@ EXAMPLES = {
     "Cell.set_jit_config": {"jit_config": lambda: ms.JitConfig()},
     "Cell.shard": {"in_strategy": lambda: ((1, 1),)},
     "Cell.to_float": {"dst_type": lambda: ms.float16},
+    "Cell.set_mixed_precision_type": {"mixed_type": lambda: nn.cell_precision.MixedPrecisionType.FP16},
     "Cell.update_cell_type": {"cell_type": lambda: "quant"},
     "Cell.update_parameters_name": {"prefix": lambda: "p."},
     "Cell.flatten_weights": {"fusion_size": lambda: 0},
@@ -417,6 +418,29 @@ EXAMPLES = {
     "initializer.initializer": {"init": lambda: "normal", "shape": lambda: (2, 3)},
     "initializer.Constant": {"value": lambda: 1.5}, "initializer.Sparse": {"sparsity": lambda: 0.5},
     "initializer.Dirac": {"groups": lambda: 1},
+    # the statistics family: Primitives whose constructor or call needs more than the defaults
+    "ops.Bincount()": {"array": lambda: I(5, high=4), "size": lambda: ms.Tensor(5, ms.int32), "weights": lambda: F(5)},
+    "ops.Bucketize": {"boundaries": lambda: [0.6, 1.0]}, "ops.LpNorm": {"axis": lambda: 1},
+    "ops.Renorm": {"p": lambda: 2, "dim": lambda: 0, "maxnorm": lambda: 1.0},
+    "ops.Cummax": {"axis": lambda: 1}, "ops.Cummin": {"axis": lambda: 1},
+    "ops.CumProd()": {"axis": lambda: 1}, "ops.CumSum()": {"axis": lambda: 1},
+    "ops.CumulativeLogsumexp()": {"axis": lambda: ms.Tensor(1)},
+    "ops.SearchSorted()": {"sorted_sequence": lambda: F(4), "values": lambda: F(3)}, "ops.TopK()": {"k": lambda: 2},
+    "ops.UnsortedSegmentSum()": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
+    "ops.UnsortedSegmentMax()": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
+    "ops.UnsortedSegmentMin()": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
+    "ops.UnsortedSegmentProd()": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
+    # the statistics family: Tensor methods (receiver F(2, 3) unless given)
+    "Tensor.kthvalue": {"k": lambda: 2}, "Tensor.logcumsumexp": {"axis": lambda: 1},
+    "Tensor.logsumexp": {"dim": lambda: 1}, "Tensor.quantile": {"q": lambda: 0.3},
+    "Tensor.nanquantile": {"q": lambda: 0.3}, "Tensor.bincount": {"@receiver": lambda: I(5, high=3)},
+    "Tensor.cummax": {"axis": lambda: 1}, "Tensor.cummin": {"axis": lambda: 1}, "Tensor.cumprod": {"dim": lambda: 1},
+    "Tensor.searchsorted": {"@receiver": lambda: F(4), "v": lambda: F(3)},
+    "Tensor.topk": {"k": lambda: 2}, "Tensor.top_k": {"k": lambda: 2},
+    "Tensor.unique_with_pad": {"@receiver": lambda: I(5, high=3), "pad_num": lambda: 9},
+    "Tensor.unsorted_segment_max": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
+    "Tensor.unsorted_segment_min": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
+    "Tensor.unsorted_segment_prod": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
 }
 
 # Constructors whose instance needs more than the defaults, for the call entries ("nn.X()").
@@ -442,6 +466,8 @@ BUILD = {
     "ms.value_and_grad": lambda: ms.value_and_grad(lambda x: (x * x).sum()),
     "ms.GradOperation": lambda: ms.GradOperation(),
     "ops.HookBackward": lambda: ops.HookBackward(hook),
+    "ops.Bucketize": lambda: ops.Bucketize([0.6, 1.0]), "ops.LpNorm": lambda: ops.LpNorm(1),
+    "ops.Renorm": lambda: ops.Renorm(2, 0, 1.0), "ops.Cummax": lambda: ops.Cummax(1), "ops.Cummin": lambda: ops.Cummin(1),
 }
 
 # Classes that are not built by users (bases, records, handles): walked neither as constructors nor calls.

@@ -95,6 +95,10 @@ def hostile_model():
     Root = type(BREAKOUT, (nn.SequentialCell,), {})
     root = Root()
     first, second = Block(), Block()
+    # Two Parameters sharing a name would be renamed to their attribute paths on the first call (as in
+    # MindSpore), and the payload in the name with them: the second block's get names of their own.
+    for p in second.get_parameters():
+        p.name = p.name + " (2)"
     root.insert_child_to_cell(BREAKOUT, first)
     root.insert_child_to_cell(TEMPLATE, second)
     first.add_flags(**{BREAKOUT: JS_URL, TEMPLATE: SCRIPT})

@@ -8,6 +8,8 @@ import pytest
 
 import cellkit as ms
 from cellkit import autograd, memory, nn, offload, recompute, seed
+from cellkit.nn.cell_call import on_fast_path
+from cellkit.nn.cell_hooks import has_hooks
 from tests.train.test_digits import MLP  # the digits MLP, trained here for 2,000 steps
 
 sklearn_datasets = pytest.importorskip("sklearn.datasets")
@@ -73,7 +75,7 @@ def test_trace_keeps_no_live_array_after_it_closes():
     assert len(refs) == 3 and all(r() is None for r in refs)
     assert x_ref() is None
     assert tr.to_dict()["events"]  # the record itself is still there, as copies
-    assert all(cell._observers == () and (cell._fast_call or cell._has_hooks()) for _, cell in net.cells_and_names())
+    assert all(cell._observers == () and (on_fast_path(cell) or has_hooks(cell)) for _, cell in net.cells_and_names())
     for h in handles:
         h.remove()
 
@@ -151,7 +153,7 @@ def test_hook_handle_as_context_manager_releases_the_hook():
     with cell.register_forward_hook(lambda c, i, o: calls.append(1)):
         cell(ms.Tensor(np.ones((1, 2), np.float32)))
     cell(ms.Tensor(np.ones((1, 2), np.float32)))
-    assert calls == [1] and cell._fast_call
+    assert calls == [1] and on_fast_path(cell)
 
 
 @pytest.mark.parametrize("setting", ["plain", "recompute", "offload"])

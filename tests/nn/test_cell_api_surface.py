@@ -8,7 +8,8 @@ from cellkit import nn
 
 # From spec/cell_api_zh.txt (the newest, most complete), completed with spec/cell_api_zh.rst and
 # spec/cell_api_en_old.txt for the methods the newest text leaves out.  Where the two disagree the
-# newest wins (insert_param_to_cell's check_name_contain_dot, recompute(**kwargs), compile(*args, **kwargs)).
+# newest wins (insert_param_to_cell's check_name_contain_dot, compile(*args, **kwargs)); where MindSpore 2.10
+# itself has grown keyword options (recompute, register_forward_hook, register_forward_pre_hook), 2.10 wins.
 SPEC_METHODS = """
 add_flags(**flags)
 add_flags_recursive(**flags)
@@ -48,12 +49,12 @@ parameters_and_names(name_prefix='', expand=True)
 parameters_broadcast_dict(recurse=True)
 parameters_dict(recurse=True)
 place(role, rank_id)
-recompute(**kwargs)
+recompute(*, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None, **kwargs)
 register_backward_hook(hook_fn)
 register_backward_pre_hook(hook_fn)
 register_buffer(name, tensor, persistent=True)
-register_forward_hook(hook_fn)
-register_forward_pre_hook(hook_fn)
+register_forward_hook(hook_fn, *, prepend=False, with_kwargs=False, always_call=False)
+register_forward_pre_hook(hook_fn, *, prepend=False, with_kwargs=False)
 register_load_state_dict_post_hook(hook)
 register_load_state_dict_pre_hook(hook)
 register_state_dict_post_hook(hook)

@@ -7,6 +7,7 @@ import pytest
 
 import cellkit as ms
 from cellkit import Tensor, nn, ops
+from cellkit.nn.cell_call import on_fast_path
 
 
 def printed(capsys):
@@ -214,11 +215,11 @@ def test_hooks_handle_remove_restores_original_behaviour():
         net.inner.register_backward_hook(lambda c, gi, go: (gi[0] * 0, gi[1])),
     ]
     assert net(x, y).asnumpy().tolist() != baseline_out
-    assert not net.inner._fast_call
+    assert not on_fast_path(net.inner)
     for h in handles:
         h.remove()
     h.remove()  # twice is harmless
-    assert net.inner._fast_call
+    assert on_fast_path(net.inner)
     assert net(x, y).asnumpy().tolist() == baseline_out
     assert values(ops.GradOperation(get_all=True)(net)(x, y)) == baseline_grads
 

@@ -254,9 +254,14 @@ def test_auto_prefix_false_cell_inside_normal_cell_is_renamed_by_path():
     assert [p.name for p in Outer().get_parameters()] == ["inner.body.w"]
 
 
-def test_auto_prefix_must_be_a_bool():
-    with pytest.raises(TypeError, match="auto_prefix"):
-        nn.Cell(auto_prefix=1)
+def test_auto_prefix_accepts_any_truthy_value_as_mindspore():
+    # MindSpore 2.10 takes auto_prefix as it is given: 1 prefixes, 0 does not.
+    outer, inner = nn.Cell(auto_prefix=1), nn.Dense(1, 1)
+    outer.inner = inner
+    assert inner.weight.name == "inner.weight"
+    quiet, other = nn.Cell(auto_prefix=0), nn.Dense(1, 1)
+    quiet.other = other
+    assert other.weight.name == "weight"
 
 
 # ---------------------------------------------------------- parameter naming

@@ -8,6 +8,7 @@ import pytest
 import cellkit as ms
 from cellkit import Tensor, nn, ops
 from cellkit.nn import observers
+from cellkit.nn.cell_call import on_fast_path
 
 
 class Recorder:
@@ -156,9 +157,9 @@ def test_observers_no_backward_events_without_a_gradient_transform():
 def test_observers_removal_restores_fast_path_and_drops_the_observer():
     net, rec = Outer(), Recorder()
     cells = watch(net, rec)
-    assert not net._fast_call and not net.inner._fast_call
+    assert not on_fast_path(net) and not on_fast_path(net.inner)
     unwatch(cells, rec)
-    assert net._fast_call and net.inner._fast_call
+    assert on_fast_path(net) and on_fast_path(net.inner)
     assert "_observers" not in vars(net) and "_observers" not in vars(net.inner)
     ref = weakref.ref(rec)
     del rec
@@ -172,7 +173,7 @@ def test_observers_removal_keeps_slow_path_for_a_cell_with_hooks():
     observers.add_observer(net.inner, rec)
     observers.remove_observer(net.inner, rec)
     observers.remove_observer(net.inner, rec)  # twice is harmless
-    assert net.inner._fast_call is False
+    assert on_fast_path(net.inner) is False
 
 
 def test_observers_hook_that_raises_is_reported_then_the_error_propagates():

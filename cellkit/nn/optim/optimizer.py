@@ -200,6 +200,11 @@ class Optimizer(Cell):
             None if not flag or isinstance(v, Cell) else float(v) for flag, v in zip(self.decay_flags, values)
         )
 
+    def _observed_parameters(self):
+        """Announced to observers (the memory profiler): the trained Parameters, and the rest as optimizer state."""
+        trained = {id(p) for p in self.parameters}
+        return [(p, "parameter" if id(p) in trained else "optimizer state") for _, p in self._own_parameters()]
+
     def _preprocess_weight_decay(self, weight_decay):
         if isinstance(weight_decay, (float, int)) and not isinstance(weight_decay, bool):
             weight_decay = float(weight_decay)
