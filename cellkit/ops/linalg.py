@@ -174,6 +174,13 @@ def _ops():
     return _math, _shape, _reduce
 
 
+def _reduce_errors():
+    """cellkit.ops.reduce, which holds the exception types that are both a ValueError and a RuntimeError."""
+    from . import reduce as _reduce
+
+    return _reduce
+
+
 def _fft():
     """The module ``cellkit.ops.fft`` (the package attribute ``fft`` is the function ``ops.fft``)."""
     return importlib.import_module(".fft", __package__)
@@ -192,7 +199,8 @@ def _check_operands(A, B, op):
     inner_a = A.shape[-1]
     inner_b = B.shape[0] if B.ndim == 1 else B.shape[-2]
     if inner_a != inner_b:
-        raise ValueError(
+        # MindSpore documents ValueError; its kernel raises RuntimeError: either catches it.
+        raise _reduce_errors().ValueRuntimeError(
             f"For '{op}', the last dimension of 'input' must equal the second-to-last of 'other', "
             f"but got shapes {tuple(A.shape)} and {tuple(B.shape)} ({inner_a} != {inner_b})"
         )
@@ -530,8 +538,9 @@ def trace(input):
     """The sum of the diagonal of a matrix (2-D only, as in MindSpore); the dtype is kept."""
     op = "trace"
     t = tensor_arg(input, "input", op)
-    if t.ndim != 2:
-        raise RuntimeError(f"For '{op}', the rank of 'input' must be 2, but got shape {tuple(t.shape)}")
+    if t.ndim != 2:  # MindSpore's kernel raises RuntimeError
+        raise _reduce_errors().ValueRuntimeError(f"For '{op}', the rank of 'input' must be 2, but got shape "
+                                                 f"{tuple(t.shape)}")
     if t.dtype is _dt.bool_:
         raise TypeError(f"For '{op}', 'input' of dtype Bool is not supported")
     return _trace(t, 0, 0, 1, op)

@@ -234,3 +234,14 @@ def svd_gradient_through_singular_vectors(ms, ops, nn, np):
 def slogdet_and_det_gradients_of_a_batch(ms, ops, nn, np):
     a = _t(ms, np, [A3, [[1.0, 0.25, 0.0], [0.5, -1.5, 0.25], [0.0, 0.75, 1.25]]])
     return ms.grad(lambda x: ops.slogdet(x)[1].sum() + (ops.det(x) * _t(ms, np, [0.5, -2.0])).sum())(a)
+
+
+@CASES.case(rtol=1e-4, atol=1e-5)
+def norm_singular_value_orders_and_their_gradients(ms, ops, nn, np):
+    a = _t(ms, np, TALL)
+    batch = _t(ms, np, [TALL, TALL[::-1]])
+    values = (ops.norm(a, "nuc"), ops.norm(a, 2), ops.norm(a, -2), ops.norm(batch, -2, (1, 2), True),
+              ops.norm(ms.Tensor(np.array([3, -4, 0], np.int32))), a.norm("nuc"))
+    grads = (ms.grad(lambda x: ops.norm(x, "nuc"))(a), ms.grad(lambda x: ops.norm(x, 2))(a),
+             ms.grad(lambda x: ops.norm(x, -2, (1, 2), True).sum())(batch))
+    return values, grads
