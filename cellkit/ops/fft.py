@@ -588,12 +588,23 @@ def fft(input, n=None, dim=-1, norm=None):
     ``n`` cuts or zero-pads that axis first; ``norm`` is ``'backward'`` (the
     default: no scaling), ``'forward'`` (1/n) or ``'ortho'`` (1/sqrt(n)).
     Real input gives Complex64 (Complex128 from Float64).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.fft(ms.Tensor([1.0, 0.0, 0.0, 0.0])))
+    [1.+0.j 1.+0.j 1.+0.j 1.+0.j]
     """
     return _complex_transform(input, n, dim, norm, "fft", False)
 
 
 def ifft(input, n=None, dim=-1, norm=None):
-    """The inverse of :func:`fft` (``norm='backward'`` divides by n)."""
+    """The inverse of :func:`fft` (``norm='backward'`` divides by n).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.ifft(ms.Tensor([4.0, 0.0, 0.0, 0.0])))
+    [1.+0.j 1.+0.j 1.+0.j 1.+0.j]
+    """
     return _complex_transform(input, n, dim, norm, "ifft", True)
 
 
@@ -610,22 +621,50 @@ def _complex_nd(input, s, dim, norm, op, inverse, default_dim):
 
 
 def fft2(input, s=None, dim=(-2, -1), norm=None):
-    """The two-dimensional DFT over ``dim`` (the last two axes); ``s`` gives their lengths."""
+    """The two-dimensional DFT over ``dim`` (the last two axes); ``s`` gives their lengths.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.fft2(ms.Tensor([[1.0, 0.0], [0.0, 0.0]])))
+    [[1.+0.j 1.+0.j]
+     [1.+0.j 1.+0.j]]
+    """
     return _complex_nd(input, s, dim, norm, "fft2", False, (-2, -1))
 
 
 def ifft2(input, s=None, dim=(-2, -1), norm=None):
-    """The inverse of :func:`fft2`."""
+    """The inverse of :func:`fft2`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.ifft2(ms.Tensor([[4.0, 0.0], [0.0, 0.0]])))
+    [[1.+0.j 1.+0.j]
+     [1.+0.j 1.+0.j]]
+    """
     return _complex_nd(input, s, dim, norm, "ifft2", True, (-2, -1))
 
 
 def fftn(input, s=None, dim=None, norm=None):
-    """The N-dimensional DFT over ``dim`` (all axes, or the last ``len(s)``)."""
+    """The N-dimensional DFT over ``dim`` (all axes, or the last ``len(s)``).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.fftn(ms.Tensor([[1.0, 1.0], [1.0, 1.0]])))
+    [[4.+0.j 0.+0.j]
+     [0.+0.j 0.+0.j]]
+    """
     return _complex_nd(input, s, dim, norm, "fftn", False, None)
 
 
 def ifftn(input, s=None, dim=None, norm=None):
-    """The inverse of :func:`fftn`."""
+    """The inverse of :func:`fftn`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.ifftn(ms.Tensor([[4.0, 0.0], [0.0, 0.0]])))
+    [[1.+0.j 1.+0.j]
+     [1.+0.j 1.+0.j]]
+    """
     return _complex_nd(input, s, dim, norm, "ifftn", True, None)
 
 
@@ -634,6 +673,11 @@ def rfft(input, n=None, dim=-1, norm=None):
 
     (MindSpore 2.10 also takes complex input, returning the first
     ``n // 2 + 1`` terms of its full DFT; so does cellkit.)
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.rfft(ms.Tensor([1.0, 2.0, 3.0, 4.0])))
+    [10.+0.j -2.+2.j -2.+0.j]
     """
     op = "rfft"
     t = _signal(input, op)
@@ -650,7 +694,13 @@ def rfft(input, n=None, dim=-1, norm=None):
 
 
 def irfft(input, n=None, dim=-1, norm=None):
-    """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``) from a half spectrum."""
+    """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``) from a half spectrum.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.irfft(ms.Tensor([10 + 0j, -2 + 2j, -2 + 0j])))
+    [1. 2. 3. 4.]
+    """
     op = "irfft"
     t = _signal(input, op)
     norm = _norm_arg(norm, op)
@@ -670,6 +720,11 @@ def hfft(input, n=None, dim=-1, norm=None):
     """The DFT of a Hermitian-symmetric signal given by its first half: a real spectrum of length ``n``.
 
     ``hfft(x, n) = irfft(conj(x), n)`` with the normalisation swapped.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.hfft(ms.Tensor([1.0, 0.5])))
+    [1.5 0.5]
     """
     op = "hfft"
     t = _signal(input, op)
@@ -687,7 +742,13 @@ def hfft(input, n=None, dim=-1, norm=None):
 
 
 def ihfft(input, n=None, dim=-1, norm=None):
-    """The inverse of :func:`hfft`: the first ``n // 2 + 1`` terms of the inverse DFT of a real signal."""
+    """The inverse of :func:`hfft`: the first ``n // 2 + 1`` terms of the inverse DFT of a real signal.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.ihfft(ms.Tensor([2.0, 0.0])))
+    [1.-0.j 1.-0.j]
+    """
     op = "ihfft"
     t = _signal(input, op)
     if t.dtype.kind == "complex":
@@ -750,42 +811,98 @@ def _c2r_nd(input, s, dim, norm, op, default_dim, swap=False):
 
 
 def rfft2(input, s=None, dim=(-2, -1), norm=None):
-    """The two-dimensional DFT of a real signal (the last axis halved)."""
+    """The two-dimensional DFT of a real signal (the last axis halved).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.rfft2(ms.Tensor([[1.0, 2.0], [3.0, 4.0]])))
+    [[10.+0.j -2.+0.j]
+     [-4.+0.j  0.+0.j]]
+    """
     return _real_nd(input, s, dim, norm, "rfft2", (-2, -1))
 
 
 def rfftn(input, s=None, dim=None, norm=None):
-    """The N-dimensional DFT of a real signal (the last transformed axis halved)."""
+    """The N-dimensional DFT of a real signal (the last transformed axis halved).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.rfftn(ms.Tensor([[1.0, 2.0], [3.0, 4.0]])))
+    [[10.+0.j -2.+0.j]
+     [-4.+0.j  0.+0.j]]
+    """
     return _real_nd(input, s, dim, norm, "rfftn", None)
 
 
 def irfft2(input, s=None, dim=(-2, -1), norm=None):
-    """The inverse of :func:`rfft2`."""
+    """The inverse of :func:`rfft2`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.irfft2(ms.Tensor([[10 + 0j, -2 + 0j], [-4 + 0j, 0j]])))
+    [[1. 2.]
+     [3. 4.]]
+    """
     return _c2r_nd(input, s, dim, norm, "irfft2", (-2, -1))
 
 
 def irfftn(input, s=None, dim=None, norm=None):
-    """The inverse of :func:`rfftn`; the last length defaults to ``2 * (m - 1)``."""
+    """The inverse of :func:`rfftn`; the last length defaults to ``2 * (m - 1)``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.irfftn(ms.Tensor([[10 + 0j, -2 + 0j], [-4 + 0j, 0j]])))
+    [[1. 2.]
+     [3. 4.]]
+    """
     return _c2r_nd(input, s, dim, norm, "irfftn", None)
 
 
 def hfft2(input, s=None, dim=(-2, -1), norm=None):
-    """The two-dimensional :func:`hfft`: ``irfft2(conj(x))`` with the normalisation swapped."""
+    """The two-dimensional :func:`hfft`: ``irfft2(conj(x))`` with the normalisation swapped.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.hfft2(ms.Tensor([[1.0, 0.5], [0.0, 0.0]])))
+    [[1.5 0.5]
+     [1.5 0.5]]
+    """
     return _c2r_nd(input, s, dim, norm, "hfft2", (-2, -1), swap=True)
 
 
 def hfftn(input, s=None, dim=None, norm=None):
-    """The N-dimensional :func:`hfft`."""
+    """The N-dimensional :func:`hfft`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.hfftn(ms.Tensor([[1.0, 0.5], [0.0, 0.0]])))
+    [[1.5 0.5]
+     [1.5 0.5]]
+    """
     return _c2r_nd(input, s, dim, norm, "hfftn", None, swap=True)
 
 
 def ihfft2(input, s=None, dim=(-2, -1), norm=None):
-    """The inverse of :func:`hfft2`: ``conj(rfft2(x))`` with the normalisation swapped."""
+    """The inverse of :func:`hfft2`: ``conj(rfft2(x))`` with the normalisation swapped.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.ihfft2(ms.Tensor([[4.0, 0.0], [0.0, 0.0]])))
+    [[1.-0.j 1.-0.j]
+     [1.-0.j 1.-0.j]]
+    """
     return _real_nd(input, s, dim, norm, "ihfft2", (-2, -1), swap=True)
 
 
 def ihfftn(input, s=None, dim=None, norm=None):
-    """The inverse of :func:`hfftn`."""
+    """The inverse of :func:`hfftn`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.ihfftn(ms.Tensor([[4.0, 0.0], [0.0, 0.0]])))
+    [[1.-0.j 1.-0.j]
+     [1.-0.j 1.-0.j]]
+    """
     return _real_nd(input, s, dim, norm, "ihfftn", None, swap=True)
 
 
@@ -816,7 +933,13 @@ def fftfreq(n, d=1.0, dtype=None):
 
 
 def rfftfreq(n, d=1.0, dtype=None):
-    """The non-negative sample frequencies of an ``n``-point :func:`rfft`: ``[0, ..., n // 2] / (d n)``."""
+    """The non-negative sample frequencies of an ``n``-point :func:`rfft`: ``[0, ..., n // 2] / (d n)``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.rfftfreq(4))
+    [0.   0.25 0.5 ]
+    """
     return _frequencies(n, d, dtype, "rfftfreq", True)
 
 
@@ -867,7 +990,13 @@ def fftshift(input, dim=None):
 
 
 def ifftshift(input, dim=None):
-    """The inverse of :func:`fftshift`."""
+    """The inverse of :func:`fftshift`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.ifftshift(ms.Tensor([-2, -1, 0, 1, 2])))
+    [ 0  1  2 -2 -1]
+    """
     t, axes = _shift_args(input, dim, "ifftshift")
     return _roll(t, axes, False, "ifftshift")
 
@@ -939,7 +1068,13 @@ def bartlett_window(window_length, periodic=True, *, dtype=None):
 
 
 def blackman_window(window_length, periodic=True, *, dtype=None):
-    """The Blackman window ``0.42 - 0.5 cos(2 pi i / (N-1)) + 0.08 cos(4 pi i / (N-1))``; a 0-d int Tensor length."""
+    """The Blackman window ``0.42 - 0.5 cos(2 pi i / (N-1)) + 0.08 cos(4 pi i / (N-1))``; a 0-d int Tensor length.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.blackman_window(ms.Tensor(3, ms.int32), periodic=False))
+    [ 0.0000000e+00  1.0000000e+00 -1.3877788e-17]
+    """
     op = "blackman_window"
     periodic = bool_arg(periodic, "periodic", op)
     target = _float_dtype(dtype, op, _dt.float32)
@@ -964,6 +1099,11 @@ def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype
     """The Hamming window ``alpha - beta cos(2 pi i / (N - 1))`` (Float32 by default).
 
     A length of 0 or 1 gives Float64 ones, as in MindSpore.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.hamming_window(3, periodic=False))
+    [0.08 1.   0.08]
     """
     op = "hamming_window"
     n = _int_length(window_length, op)
@@ -979,6 +1119,11 @@ def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype
 
 def hann_window(window_length, periodic=True, *, dtype=None):
     """The Hann window ``0.5 - 0.5 cos(2 pi i / (N - 1))`` (Float64 by default, as in MindSpore).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.hann_window(3, periodic=False))
+    [0. 1. 0.]
     """
     op = "hann_window"
     n = _int_length(window_length, op)
@@ -991,6 +1136,11 @@ def hann_window(window_length, periodic=True, *, dtype=None):
 
 def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
     """The Kaiser window ``I0(beta sqrt(1 - (2i/(N-1) - 1)^2)) / I0(beta)`` (Float64 by default).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.kaiser_window(3, periodic=False, beta=0.0))
+    [1. 1. 1.]
     """
     op = "kaiser_window"
     if not isinstance(periodic, bool):
@@ -1109,6 +1259,12 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     ``n_fft``; complex if ``return_complex`` (the default for complex input),
     else real with a last axis of 2.  Differentiable (composed of
     differentiable ops; MindSpore 2.10 has no gradient for it).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.stft(ms.Tensor([1.0, 2.0, 3.0, 4.0]), 2, hop_length=1, center=False, return_complex=True))
+    [[ 3.+0.j  5.+0.j  7.+0.j]
+     [-1.+0.j -1.+0.j -1.+0.j]]
     """
     op = "stft"
     t = tensor_arg(x, "x", op)
@@ -1159,6 +1315,11 @@ class FFTWithSize(Primitive):
     (``real=False``), ``rfftn`` (``real``, forward; ``onesided=False`` keeps
     the full spectrum), ``irfftn`` (``real``, ``inverse``; ``signal_sizes``
     gives the output lengths).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.FFTWithSize(1, False, True)(ms.Tensor([1.0, 2.0, 3.0, 4.0])))
+    [10.+0.j -2.+2.j -2.+0.j]
     """
 
     @prim_attr_register
@@ -1198,7 +1359,14 @@ class FFTWithSize(Primitive):
 
 
 class STFT(Primitive):
-    """``STFT(n_fft, hop_length, win_length, normalized, onesided, return_complex)(x, window)``: no centring."""
+    """``STFT(n_fft, hop_length, win_length, normalized, onesided, return_complex)(x, window)``: no centring.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.STFT(2, 2, 2, False, True, True)(ms.Tensor([1.0, 2.0, 3.0, 4.0]), ms.Tensor([1.0, 1.0])))
+    [[ 3.+0.j  7.+0.j]
+     [-1.+0.j -1.+0.j]]
+    """
 
     @prim_attr_register
     def __init__(self, n_fft, hop_length, win_length, normalized, onesided, return_complex):
@@ -1214,7 +1382,13 @@ class STFT(Primitive):
 
 
 class BartlettWindow(Primitive):
-    """``BartlettWindow(periodic=True, dtype=mindspore.float32)(window_length)``."""
+    """``BartlettWindow(periodic=True, dtype=mindspore.float32)(window_length)``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.BartlettWindow(False)(ms.Tensor(3, ms.int32)))
+    [0. 1. 0.]
+    """
 
     @prim_attr_register
     def __init__(self, periodic=True, dtype=_dt.float32):
@@ -1226,7 +1400,13 @@ class BartlettWindow(Primitive):
 
 
 class BlackmanWindow(Primitive):
-    """``BlackmanWindow(periodic=True, dtype=mindspore.float32)(window_length)``."""
+    """``BlackmanWindow(periodic=True, dtype=mindspore.float32)(window_length)``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.BlackmanWindow(False)(ms.Tensor(3, ms.int32)))
+    [ 0.0000000e+00  1.0000000e+00 -1.3877788e-17]
+    """
 
     @prim_attr_register
     def __init__(self, periodic=True, dtype=_dt.float32):
@@ -1238,7 +1418,13 @@ class BlackmanWindow(Primitive):
 
 
 class HammingWindow(Primitive):
-    """``HammingWindow(periodic=True, alpha=0.54, beta=0.46, dtype=mindspore.float32)(length)``, length 1-D."""
+    """``HammingWindow(periodic=True, alpha=0.54, beta=0.46, dtype=mindspore.float32)(length)``, length 1-D.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.HammingWindow(False)(ms.Tensor([3], ms.int32)))
+    [0.08 1.   0.08]
+    """
 
     @prim_attr_register
     def __init__(self, periodic=True, alpha=0.54, beta=0.46, dtype=_dt.float32):
@@ -1266,7 +1452,13 @@ class HammingWindow(Primitive):
 
 
 class Complex(Primitive):
-    """``Complex()(real, imag)``: ``real + i imag`` from two Float32/Float64 tensors of one shape."""
+    """``Complex()(real, imag)``: ``real + i imag`` from two Float32/Float64 tensors of one shape.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Complex()(ms.Tensor([1.0]), ms.Tensor([2.0])))
+    [1.+2.j]
+    """
 
     def __call__(self, real, imag):
         re, im = _float_pair(real, imag, "Complex", ("real", "imag"))
@@ -1274,42 +1466,78 @@ class Complex(Primitive):
 
 
 class ComplexAbs(Primitive):
-    """``ComplexAbs()(x)``: ``|x|`` of a complex tensor, as a real tensor."""
+    """``ComplexAbs()(x)``: ``|x|`` of a complex tensor, as a real tensor.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.ComplexAbs()(ms.Tensor([3 + 4j])))
+    [5.]
+    """
 
     def __call__(self, x):
         return _complex_abs(x)
 
 
 class Real(Primitive):
-    """``Real()(input)``: see :func:`real`."""
+    """``Real()(input)``: see :func:`real`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Real()(ms.Tensor([3 + 4j])))
+    [3.]
+    """
 
     def __call__(self, input):
         return real(input)
 
 
 class Imag(Primitive):
-    """``Imag()(input)``: see :func:`imag`."""
+    """``Imag()(input)``: see :func:`imag`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Imag()(ms.Tensor([3 + 4j])))
+    [4.]
+    """
 
     def __call__(self, input):
         return imag(input)
 
 
 class Conj(Primitive):
-    """``Conj()(input)``: see :func:`conj`."""
+    """``Conj()(input)``: see :func:`conj`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Conj()(ms.Tensor([3 + 4j])))
+    [3.-4.j]
+    """
 
     def __call__(self, input):
         return conj(input)
 
 
 class Angle(Primitive):
-    """``Angle()(input)``: see :func:`angle`."""
+    """``Angle()(input)``: see :func:`angle`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Angle()(ms.Tensor([-1 + 0j])))
+    [3.14159265]
+    """
 
     def __call__(self, input):
         return angle(input)
 
 
 class Polar(Primitive):
-    """``Polar()(abs, angle)``: see :func:`polar`."""
+    """``Polar()(abs, angle)``: see :func:`polar`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Polar()(ms.Tensor([2.0]), ms.Tensor([0.0])))
+    [2.+0.j]
+    """
 
     def __call__(self, abs, angle):
         return polar(abs, angle)

@@ -212,6 +212,11 @@ def matmul(input, other):
     1-D operands are treated as a row (left) or column (right) vector and the
     added dimension is removed from the result, as in NumPy.  Complex inputs
     differentiate too (``dA = g @ B^H``, ``dB = A^H @ g``).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.matmul(ms.Tensor([[1.0, 2.0]]), ms.Tensor([[3.0], [4.0]])))
+    [[11.]]
     """
     a = tensor_arg(input, "input", "matmul")
     b = tensor_arg(other, "other", "matmul")
@@ -270,7 +275,13 @@ def _conj_T(m, x):
 
 
 def mm(input, mat2):
-    """Matrix product of two 2-D tensors (no broadcasting)."""
+    """Matrix product of two 2-D tensors (no broadcasting).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.mm(ms.Tensor([[1.0, 2.0]]), ms.Tensor([[3.0], [4.0]])))
+    [[11.]]
+    """
     a = tensor_arg(input, "input", "mm")
     b = tensor_arg(mat2, "mat2", "mm")
     if a.ndim != 2 or b.ndim != 2:
@@ -280,7 +291,13 @@ def mm(input, mat2):
 
 
 def bmm(input_x, mat2):
-    """Batched matrix product of two tensors with at least 3 dimensions."""
+    """Batched matrix product (of 2-D matrices too, as in MindSpore 2.10).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.bmm(ms.Tensor([[[1.0, 2.0]]]), ms.Tensor([[[3.0], [4.0]]])).shape)
+    (1, 1, 1)
+    """
     a = tensor_arg(input_x, "input_x", "bmm")
     b = tensor_arg(mat2, "mat2", "bmm")
     if a.ndim < 2 or b.ndim < 2:  # MindSpore 2.10 multiplies 2-D matrices too
@@ -291,7 +308,13 @@ def bmm(input_x, mat2):
 
 
 def batch_matmul(x, y, transpose_a=False, transpose_b=False):
-    """``BatchMatMul``: batched product with optional transposes of the last two axes."""
+    """``BatchMatMul``: batched product with optional transposes of the last two axes.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.batch_matmul(ms.Tensor([[[1.0, 2.0]]]), ms.Tensor([[[3.0, 4.0]]]), transpose_b=True))
+    [[[11.]]]
+    """
     from .shape import swapaxes
 
     x = tensor_arg(x, "x", "BatchMatMul")
@@ -326,6 +349,11 @@ def dot(input, other):
     Sums over the last axis of ``input`` and the second-to-last of ``other``:
     the result's shape is ``input.shape[:-1] + other.shape[:-2] + other.shape[-1:]``.
     Float inputs only (MindSpore 2.10 also refuses Float64; cellkit takes it).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.dot(ms.Tensor([[1.0, 2.0]]), ms.Tensor([[3.0], [4.0]])))
+    [[11.]]
     """
     a = _dtype_check(tensor_arg(input, "input", "dot"), "input", "dot", _FLOATS)
     b = _dtype_check(tensor_arg(other, "other", "dot"), "other", "dot", _FLOATS)
@@ -399,6 +427,11 @@ def inner(input, other):
     """Sum of products over the last axis of both inputs (a dot product of 1-D tensors).
 
     A 0-d input multiplies elementwise instead.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.inner(ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0])))
+    11.0
     """
     op = "inner"
     a = tensor_arg(input, "input", op)
@@ -418,6 +451,12 @@ def outer(input, vec2):
     """The outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``.
 
     A tensor with more dimensions is flattened first; the dtypes promote.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.outer(ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0])))
+    [[3. 4.]
+     [6. 8.]]
     """
     op = "outer"
     a = tensor_arg(input, "input", op)
@@ -427,7 +466,14 @@ def outer(input, vec2):
 
 
 def ger(input, vec2):
-    """The outer product of two 1-D float tensors of one dtype (MindSpore's ``Ger``)."""
+    """The outer product of two 1-D float tensors of one dtype (MindSpore's ``Ger``).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.ger(ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0])))
+    [[3. 4.]
+     [6. 8.]]
+    """
     op = "ger"
     a = _dtype_check(tensor_arg(input, "input", op), "input", op, _FLOATS)
     b = _dtype_check(tensor_arg(vec2, "vec2", op), "vec2", op, _FLOATS)
@@ -439,7 +485,13 @@ def ger(input, vec2):
 
 
 def vecdot(x, y, *, axis=-1):
-    """``sum(conj(x) * y, axis)`` with broadcasting: dot products of vectors along ``axis``."""
+    """``sum(conj(x) * y, axis)`` with broadcasting: dot products of vectors along ``axis``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.vecdot(ms.Tensor([[1.0, 2.0], [3.0, 4.0]]), ms.Tensor([1.0, 1.0])))
+    [3. 7.]
+    """
     op = "vecdot"
     a = tensor_arg(x, "x", op)
     b = tensor_arg(y, "y", op)
@@ -535,7 +587,13 @@ def _cross_rule(m, node, g):
 
 
 def trace(input):
-    """The sum of the diagonal of a matrix (2-D only, as in MindSpore); the dtype is kept."""
+    """The sum of the diagonal of a matrix (2-D only, as in MindSpore); the dtype is kept.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.trace(ms.Tensor([[1.0, 2.0], [3.0, 4.0]])))
+    5.0
+    """
     op = "trace"
     t = tensor_arg(input, "input", op)
     if t.ndim != 2:  # MindSpore's kernel raises RuntimeError
@@ -628,7 +686,13 @@ def _check_base(base, product, op, name="input", factors=()):
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    """``beta * input + alpha * sum_i(batch1[i] @ batch2[i])`` for 3-D batches."""
+    """``beta * input + alpha * sum_i(batch1[i] @ batch2[i])`` for 3-D batches.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.addbmm(ms.Tensor([[1.0]]), ms.Tensor([[[2.0]], [[3.0]]]), ms.Tensor([[[1.0]], [[1.0]]])))
+    [[6.]]
+    """
     op = "addbmm"
     base = tensor_arg(input, "input", op)
     a = tensor_arg(batch1, "batch1", op)
@@ -646,7 +710,13 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 def baddbmm(input, batch1, batch2, beta=1, alpha=1):
-    """``beta * input + alpha * (batch1 @ batch2)`` for 3-D batches (ints need int ``beta``, ``alpha``)."""
+    """``beta * input + alpha * (batch1 @ batch2)`` for 3-D batches (ints need int ``beta``, ``alpha``).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.baddbmm(ms.Tensor([[[1.0]]]), ms.Tensor([[[2.0]]]), ms.Tensor([[[3.0]]]), 0.5))
+    [[[6.5]]]
+    """
     op = "baddbmm"
     base = tensor_arg(input, "input", op)
     a = tensor_arg(batch1, "batch1", op)
@@ -661,7 +731,13 @@ def baddbmm(input, batch1, batch2, beta=1, alpha=1):
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
-    """``beta * input + alpha * (mat @ vec)`` for a matrix and a vector."""
+    """``beta * input + alpha * (mat @ vec)`` for a matrix and a vector.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.addmv(ms.Tensor([1.0, 1.0]), ms.Tensor([[1.0, 2.0], [3.0, 4.0]]), ms.Tensor([1.0, 0.0])))
+    [2. 4.]
+    """
     op = "addmv"
     base = tensor_arg(input, "input", op)
     _scale_args(beta, alpha, op, base.dtype.kind in ("int", "uint", "bool"))
@@ -672,7 +748,13 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 
 def addr(x, vec1, vec2, *, beta=1, alpha=1):
-    """``beta * x + alpha * outer(vec1, vec2)``."""
+    """``beta * x + alpha * outer(vec1, vec2)``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.addr(ms.Tensor([[1.0, 1.0]]), ms.Tensor([2.0]), ms.Tensor([3.0, 4.0])))
+    [[7. 9.]]
+    """
     op = "addr"
     base = tensor_arg(x, "x", op)
     a = tensor_arg(vec1, "vec1", op)
@@ -687,7 +769,14 @@ def addr(x, vec1, vec2, *, beta=1, alpha=1):
 
 
 def adjoint(x):
-    """The conjugate transpose of the last two axes (the transpose for real tensors)."""
+    """The conjugate transpose of the last two axes (the transpose for real tensors).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.adjoint(ms.Tensor([[1 + 2j, 3j]])))
+    [[1.-2.j]
+     [0.-3.j]]
+    """
     op = "adjoint"
     t = tensor_arg(x, "x", op)
     if t.ndim < 2:
@@ -977,6 +1066,12 @@ def slogdet(input):
     For complex input the sign is a complex number of modulus 1 and ``log|det|``
     is real, as MindSpore's documentation says (MindSpore 2.10 returns it as a
     complex tensor).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> sign, logabs = ops.slogdet(ms.Tensor([[0.0, 2.0], [1.0, 0.0]]))
+    >>> print(sign, logabs)
+    -1.0 0.6931472
     """
     op = "slogdet"
     t = _matrix(input, "input", op, _F32_F64 + _COMPLEX, square=True)
@@ -999,7 +1094,13 @@ def _slogdet_rule(m, node, g):
 
 
 def logdet(input):
-    """``log(det(input))``: NaN where the determinant is negative, ``-inf`` where it is 0."""
+    """``log(det(input))``: NaN where the determinant is negative, ``-inf`` where it is 0.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.logdet(ms.Tensor([[2.0, 0.0], [0.0, 1.5]])))
+    1.0986123
+    """
     op = "logdet"
     t = _matrix(input, "input", op, _F32_F64, square=True)
     sign, logabs = _slogdet(t, op)
@@ -1119,6 +1220,12 @@ def cholesky_inverse(input_x, upper=False):
 
     MindSpore 2.10's gradient of it disagrees with finite differences of its own
     forward; cellkit's is the gradient of the function computed.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.cholesky_inverse(ms.Tensor([[2.0, 0.0], [0.0, 1.0]])))
+    [[0.25 0.  ]
+     [0.   1.  ]]
     """
     op = "cholesky_inverse"
     u = _matrix(input_x, "input_x", op, _F32_F64, square=True)
@@ -1129,7 +1236,14 @@ def cholesky_inverse(input_x, upper=False):
 
 
 def cholesky_solve(input, input2, upper=False):
-    """``X`` with ``(L L^T) X = input`` for a Cholesky factor ``L = input2`` (``upper``: ``U^T U``)."""
+    """``X`` with ``(L L^T) X = input`` for a Cholesky factor ``L = input2`` (``upper``: ``U^T U``).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.cholesky_solve(ms.Tensor([[4.0], [2.0]]), ms.Tensor([[2.0, 0.0], [0.0, 1.0]])))
+    [[1.]
+     [2.]]
+    """
     op = "cholesky_solve"
     b = _matrix(input, "input", op, _F32_F64)
     u = _matrix(input2, "input2", op, _F32_F64, square=True)
@@ -1155,6 +1269,13 @@ def qr(input, mode="reduced"):
     full-rank real input (MindSpore 2.10 has no gradient for it), except
     ``'complete'`` with more rows than columns, whose extra columns of ``Q``
     are arbitrary.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> q, r = ops.qr(ms.Tensor([[3.0, 1.0], [4.0, 2.0]]))
+    >>> print(r)
+    [[-5.  -2.2]
+     [ 0.   0.4]]
     """
     op = "qr"
     t = _matrix(input, "input", op, _FLOATS + _COMPLEX)
@@ -1217,6 +1338,12 @@ def svd(input, full_matrices=False, compute_uv=True):
     values; with ``full_matrices=True`` only the first ``min(m, n)`` columns of
     ``U`` and ``V`` carry gradient.  For complex input MindSpore 2.10 returns
     the singular values as a complex tensor; so does cellkit.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> s, u, v = ops.svd(ms.Tensor([[3.0, 0.0], [0.0, -2.0]]))
+    >>> print(s)
+    [3. 2.]
     """
     op = "svd"
     t = _matrix(input, "input", op, _F32_F64 + _COMPLEX)
@@ -1290,6 +1417,12 @@ def eig(A):
     MindSpore 2.10 (Eigen) may order or scale them differently -- both are
     correct decompositions.  Differentiable (first order) for distinct
     eigenvalues; MindSpore 2.10 has no gradient for it.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> values, vectors = ops.eig(ms.Tensor([[2.0, 0.0], [0.0, 3.0]]))
+    >>> print(values)
+    [2.+0.j 3.+0.j]
     """
     op = "eig"
     t = _matrix(A, "A", op, _F32_F64 + _COMPLEX, square=True)
@@ -1297,7 +1430,13 @@ def eig(A):
 
 
 def eigvals(A):
-    """The eigenvalues of square matrices (complex); see :func:`eig`."""
+    """The eigenvalues of square matrices (complex); see :func:`eig`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.eigvals(ms.Tensor([[0.0, -1.0], [1.0, 0.0]])))
+    [0.+1.j 0.-1.j]
+    """
     op = "eigvals"
     t = _matrix(A, "A", op, _F32_F64 + _COMPLEX, square=True)
     return _eig(t, False, op)
@@ -1364,6 +1503,12 @@ def pinv(x, *, atol=None, rtol=None, hermitian=False):
     Singular values at most ``max(atol, rtol * largest)`` count as zero;
     ``rtol`` defaults to ``max(m, n) * eps`` (0 when only ``atol`` is given).
     The gradient assumes a rank that does not change near ``x``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.pinv(ms.Tensor([[2.0, 0.0], [0.0, 0.0]])))
+    [[0.5 0. ]
+     [0.  0. ]]
     """
     op = "pinv"
     t = _matrix(x, "x", op, _F32_F64)
@@ -1433,6 +1578,11 @@ def lstsq(input, A):
     ``input`` is (m, n); ``A`` is (m, k) or (m,) (then taken as one column).
     Computed as ``pinv(input) @ A``, so it is differentiable (MindSpore 2.10
     has no gradient for it).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.lstsq(ms.Tensor([[1.0], [1.0]]), ms.Tensor([[1.0], [3.0]])))
+    [[1.9999999]]
     """
     op = "lstsq"
     a = _matrix(input, "input", op, _FLOATS, ndim=2)
@@ -1481,6 +1631,13 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     implied) and ``U`` on and above it; ``LU_pivots`` (min(m, n),) the 1-based
     row swaps (as ``mindspore.scipy.linalg.lu_factor`` gives them).
     ``unpack_data=False`` returns None for L and U, ``unpack_pivots=False`` for P.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> p, l, u = ops.lu_unpack(ms.Tensor([[2.0, 1.0], [0.5, 1.5]]), ms.Tensor([2, 2], ms.int32))
+    >>> print(p)
+    [[0. 1.]
+     [1. 0.]]
     """
     op = "lu_unpack"
     lu = _matrix(LU_data, "LU_data", op, _FLOATS + (_dt.int8, _dt.int16, _dt.int32, _dt.int64, _dt.uint8))
@@ -1512,7 +1669,14 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
 
 
 def lu_solve(b, LU_data, LU_pivots):
-    """``X`` with ``A X = b`` from ``A``'s packed LU factorisation (see :func:`lu_unpack`)."""
+    """``X`` with ``A X = b`` from ``A``'s packed LU factorisation (see :func:`lu_unpack`).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.lu_solve(ms.Tensor([[2.0], [1.0]]), ms.Tensor([[2.0, 0.0], [0.0, 1.0]]), ms.Tensor([1, 2], ms.int32)))
+    [[1.]
+     [1.]]
+    """
     op = "lu_solve"
     rhs = _matrix(b, "b", op, _F32_F64 + (_dt.float16,))
     lu = _matrix(LU_data, "LU_data", op, _F32_F64 + (_dt.float16,), square=True)
@@ -1548,6 +1712,13 @@ def geqrf(input):
 
     Reflector ``j`` is ``H_j = I - tau_j w_j w_j^T`` with ``w_j`` 1 at position
     ``j``, zeros above and ``y``'s column ``j`` below.  No gradient (as MindSpore).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> y, tau = ops.geqrf(ms.Tensor([[3.0], [4.0]]))
+    >>> print(y, tau)
+    [[-5. ]
+     [ 0.5]] [1.6]
     """
     op = "geqrf"
     t = _matrix(input, "input", op, _F32_F64 + _COMPLEX)
@@ -1575,7 +1746,14 @@ def _householder_q(y, tau, cols):
 
 
 def orgqr(input, input2):
-    """The first ``n`` columns of ``H_1 H_2 ... H_k`` for reflectors from :func:`geqrf` (the ``Q`` of QR)."""
+    """The first ``n`` columns of ``H_1 H_2 ... H_k`` for reflectors from :func:`geqrf` (the ``Q`` of QR).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.orgqr(ms.Tensor([[-5.0], [0.5]]), ms.Tensor([1.6])))
+    [[-0.6]
+     [-0.8]]
+    """
     op = "orgqr"
     y = _matrix(input, "input", op, _F32_F64 + _COMPLEX)
     tau = tensor_arg(input2, "input2", op)
@@ -1628,7 +1806,14 @@ def ormqr(input, input2, input3, left=True, transpose=False):
 
 # ------------------------------------------------------------------ Primitives
 class Cholesky(Primitive):
-    """``Cholesky(upper=False)(input_x)``: see :func:`cholesky`."""
+    """``Cholesky(upper=False)(input_x)``: see :func:`cholesky`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Cholesky()(ms.Tensor([[4.0, 2.0], [2.0, 2.0]])))
+    [[2. 0.]
+     [1. 1.]]
+    """
 
     @prim_attr_register
     def __init__(self, upper=False):
@@ -1639,7 +1824,14 @@ class Cholesky(Primitive):
 
 
 class CholeskyInverse(Primitive):
-    """``CholeskyInverse(upper=False)(x)``: see :func:`cholesky_inverse`."""
+    """``CholeskyInverse(upper=False)(x)``: see :func:`cholesky_inverse`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.CholeskyInverse()(ms.Tensor([[2.0, 0.0], [0.0, 1.0]])))
+    [[0.25 0.  ]
+     [0.   1.  ]]
+    """
 
     @prim_attr_register
     def __init__(self, upper=False):
@@ -1650,7 +1842,14 @@ class CholeskyInverse(Primitive):
 
 
 class CholeskySolve(Primitive):
-    """``CholeskySolve(upper=False)(x1, x2)``: see :func:`cholesky_solve`."""
+    """``CholeskySolve(upper=False)(x1, x2)``: see :func:`cholesky_solve`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.CholeskySolve()(ms.Tensor([[4.0], [2.0]]), ms.Tensor([[2.0, 0.0], [0.0, 1.0]])))
+    [[1.]
+     [2.]]
+    """
 
     @prim_attr_register
     def __init__(self, upper=False):
@@ -1661,7 +1860,13 @@ class CholeskySolve(Primitive):
 
 
 class Cross(Primitive):
-    """``Cross(dim=-65530)(x1, x2)``: the cross product (the default ``dim`` means "the first of length 3")."""
+    """``Cross(dim=-65530)(x1, x2)``: the cross product (the default ``dim`` means "the first of length 3").
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Cross()(ms.Tensor([1.0, 0.0, 0.0]), ms.Tensor([0.0, 1.0, 0.0])))
+    [0. 0. 1.]
+    """
 
     @prim_attr_register
     def __init__(self, dim=-65530):
@@ -1672,7 +1877,14 @@ class Cross(Primitive):
 
 
 class Eig(Primitive):
-    """``Eig(compute_v=False)(x)``: ``(values, vectors)``; without ``compute_v`` the vectors are a 0-d zero."""
+    """``Eig(compute_v=False)(x)``: ``(values, vectors)``; without ``compute_v`` the vectors are a 0-d zero.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> values, vectors = ops.Eig(compute_v=True)(ms.Tensor([[2.0, 0.0], [0.0, 3.0]]))
+    >>> print(values)
+    [2.+0.j 3.+0.j]
+    """
 
     @prim_attr_register
     def __init__(self, compute_v=False):
@@ -1686,28 +1898,54 @@ class Eig(Primitive):
 
 
 class Ger(Primitive):
-    """``Ger()(x1, x2)``: the outer product of two 1-D float tensors."""
+    """``Ger()(x1, x2)``: the outer product of two 1-D float tensors.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Ger()(ms.Tensor([1.0, 2.0]), ms.Tensor([3.0])))
+    [[3.]
+     [6.]]
+    """
 
     def __call__(self, x1, x2):
         return ger(x1, x2)
 
 
 class LogMatrixDeterminant(Primitive):
-    """``LogMatrixDeterminant()(x)``: ``(sign, log|det|)``, see :func:`slogdet`."""
+    """``LogMatrixDeterminant()(x)``: ``(sign, log|det|)``, see :func:`slogdet`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.LogMatrixDeterminant()(ms.Tensor([[2.0, 0.0], [0.0, -1.0]])))
+    (Tensor(shape=[], dtype=Float32, value= -1), Tensor(shape=[], dtype=Float32, value= 0.693147))
+    """
 
     def __call__(self, x):
         return slogdet(x)
 
 
 class MatrixDeterminant(Primitive):
-    """``MatrixDeterminant()(x)``: see :func:`det`."""
+    """``MatrixDeterminant()(x)``: see :func:`det`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.MatrixDeterminant()(ms.Tensor([[2.0, 0.0], [0.0, -1.0]])))
+    -2.0
+    """
 
     def __call__(self, x):
         return det(x)
 
 
 class MatrixInverse(Primitive):
-    """``MatrixInverse(adjoint=False)(x)``: the inverse (of the conjugate transpose if ``adjoint``)."""
+    """``MatrixInverse(adjoint=False)(x)``: the inverse (of the conjugate transpose if ``adjoint``).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.MatrixInverse()(ms.Tensor([[2.0, 0.0], [0.0, 4.0]])))
+    [[0.5  0.  ]
+     [0.   0.25]]
+    """
 
     @prim_attr_register
     def __init__(self, adjoint=False):
@@ -1719,7 +1957,14 @@ class MatrixInverse(Primitive):
 
 
 class MatrixPower(Primitive):
-    """``MatrixPower(n)(x)``: see :func:`matrix_power`."""
+    """``MatrixPower(n)(x)``: see :func:`matrix_power`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.MatrixPower(2)(ms.Tensor([[[1.0, 1.0], [0.0, 1.0]]])))
+    [[[1. 2.]
+      [0. 1.]]]
+    """
 
     @prim_attr_register
     def __init__(self, n):
@@ -1730,7 +1975,14 @@ class MatrixPower(Primitive):
 
 
 class MatrixSolve(Primitive):
-    """``MatrixSolve(adjoint=False)(matrix, rhs)``: see :func:`matrix_solve`."""
+    """``MatrixSolve(adjoint=False)(matrix, rhs)``: see :func:`matrix_solve`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.MatrixSolve()(ms.Tensor([[2.0, 0.0], [0.0, 4.0]]), ms.Tensor([[2.0], [2.0]])))
+    [[1. ]
+     [0.5]]
+    """
 
     @prim_attr_register
     def __init__(self, adjoint=False):
@@ -1741,7 +1993,14 @@ class MatrixSolve(Primitive):
 
 
 class MatrixTriangularSolve(Primitive):
-    """``MatrixTriangularSolve(lower=True, adjoint=False)(matrix, rhs)``: solve with one triangle of ``matrix``."""
+    """``MatrixTriangularSolve(lower=True, adjoint=False)(matrix, rhs)``: solve with one triangle of ``matrix``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.MatrixTriangularSolve()(ms.Tensor([[2.0, 0.0], [1.0, 1.0]]), ms.Tensor([[2.0], [3.0]])))
+    [[1.]
+     [2.]]
+    """
 
     @prim_attr_register
     def __init__(self, lower=True, adjoint=False):
@@ -1753,7 +2012,13 @@ class MatrixTriangularSolve(Primitive):
 
 
 class Lstsq(Primitive):
-    """``Lstsq(fast=True, l2_regularizer=0.0)(x, b)``: see :func:`lstsq` (only the defaults, as MindSpore)."""
+    """``Lstsq(fast=True, l2_regularizer=0.0)(x, b)``: see :func:`lstsq` (only the defaults, as MindSpore).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Lstsq()(ms.Tensor([[1.0], [1.0]]), ms.Tensor([[1.0], [3.0]])))
+    [[1.9999999]]
+    """
 
     @prim_attr_register
     def __init__(self, fast=True, l2_regularizer=0.0):
@@ -1767,14 +2032,30 @@ class Lstsq(Primitive):
 
 
 class LuSolve(Primitive):
-    """``LuSolve()(x, lu_data, lu_pivots)``: see :func:`lu_solve`."""
+    """``LuSolve()(x, lu_data, lu_pivots)``: see :func:`lu_solve`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> lu, pivots = ms.Tensor([[2.0, 0.0], [0.0, 1.0]]), ms.Tensor([1, 2], ms.int32)
+    >>> print(ops.LuSolve()(ms.Tensor([[2.0], [1.0]]), lu, pivots))
+    [[1.]
+     [1.]]
+    """
 
     def __call__(self, x, lu_data, lu_pivots):
         return lu_solve(x, lu_data, lu_pivots)
 
 
 class LuUnpack(Primitive):
-    """``LuUnpack(unpack_data=True, unpack_pivots=True)(LU_data, LU_pivots)``: see :func:`lu_unpack`."""
+    """``LuUnpack(unpack_data=True, unpack_pivots=True)(LU_data, LU_pivots)``: see :func:`lu_unpack`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> p, l, u = ops.LuUnpack()(ms.Tensor([[2.0, 1.0], [0.5, 1.5]]), ms.Tensor([1, 2], ms.int32))
+    >>> print(l)
+    [[1.  0. ]
+     [0.5 1. ]]
+    """
 
     @prim_attr_register
     def __init__(self, unpack_data=True, unpack_pivots=True):
@@ -1786,14 +2067,29 @@ class LuUnpack(Primitive):
 
 
 class Orgqr(Primitive):
-    """``Orgqr()(x, tau)``: see :func:`orgqr`."""
+    """``Orgqr()(x, tau)``: see :func:`orgqr`.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.Orgqr()(ms.Tensor([[-5.0], [0.5]]), ms.Tensor([1.6])))
+    [[-0.6]
+     [-0.8]]
+    """
 
     def __call__(self, x, tau):
         return orgqr(x, tau)
 
 
 class Qr(Primitive):
-    """``Qr(full_matrices=False)(x)``: ``(Q, R)``; ``full_matrices`` is ``mode='complete'``."""
+    """``Qr(full_matrices=False)(x)``: ``(Q, R)``; ``full_matrices`` is ``mode='complete'``.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> q, r = ops.Qr()(ms.Tensor([[3.0, 1.0], [4.0, 2.0]]))
+    >>> print(r)
+    [[-5.  -2.2]
+     [ 0.   0.4]]
+    """
 
     @prim_attr_register
     def __init__(self, full_matrices=False):
@@ -1804,7 +2100,14 @@ class Qr(Primitive):
 
 
 class Svd(Primitive):
-    """``Svd(full_matrices=False, compute_uv=True)(a)``: ``(s, u, v)``; without ``compute_uv``, u and v are zeros."""
+    """``Svd(full_matrices=False, compute_uv=True)(a)``: ``(s, u, v)``; without ``compute_uv``, u and v are zeros.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> s, u, v = ops.Svd()(ms.Tensor([[3.0, 0.0], [0.0, -2.0]]))
+    >>> print(s)
+    [3. 2.]
+    """
 
     @prim_attr_register
     def __init__(self, full_matrices=False, compute_uv=True):

@@ -65,6 +65,11 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     ValueError
         An ``ord`` that does not fit ``dim`` (a matrix ord on one axis), an
         axis out of range, or a repeated axis.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> print(ops.norm(ms.Tensor([[3.0, 4.0]]), ord=1, dim=1))
+    [7.]
     """
     op = "norm"
     t = _float_input(A, "A", op, dtype)
