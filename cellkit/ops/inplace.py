@@ -606,19 +606,22 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
 
 
 def itemset(self, *args):
-    """``self[index] = value`` for one element (NumPy's ``itemset``): ``itemset(value)`` for a one-element
-    tensor, ``itemset(flat_index, value)`` or ``itemset((i, j), value)``; returns ``self``.
+    """A copy of ``self`` with one element set (NumPy's ``itemset``, out of place as MindSpore documents it):
+    ``itemset(value)`` for a one-element tensor, ``itemset(flat_index, value)`` or ``itemset((i, j), value)``.
 
     >>> import cellkit as ms
-    >>> print(ms.Tensor([0.0, 0.0, 0.0]).itemset(1, 5.0))
-    [0. 5. 0.]
+    >>> x = ms.Tensor([0.0, 0.0, 0.0])
+    >>> print(x.itemset(1, 5.0), x)
+    [0. 5. 0.] [0. 0. 0.]
     """
     op = "itemset"
-    _receiver(self, op)
+    if not isinstance(self, Tensor):
+        raise TypeError(f"For 'Tensor.{op}', self must be a Tensor, but got {describe(self)}")
+    self._require_data(f"Tensor.{op}")
     if len(args) == 1:
         index, value = None, args[0]
         if self.size != 1:
-            raise ValueError(f"For 'Tensor.{op}', itemset(value) needs a one-element tensor, but the tensor has "
+            raise IndexError(f"For 'Tensor.{op}', itemset(value) needs a one-element tensor, but the tensor has "
                              f"{self.size} elements")
     elif len(args) == 2:
         index, value = args
@@ -636,7 +639,10 @@ def itemset(self, *args):
             raise IndexError(f"For 'Tensor.{op}', index {index} is out of range for {self.size} elements")
         position = int(index) % self.size
     elif isinstance(index, tuple) and all(isinstance(i, (int, np.integer)) and not isinstance(i, bool)
-                                          for i in index) and len(index) == len(shape):
+                                          for i in index):
+        if len(index) != len(shape):
+            raise ValueError(f"For 'Tensor.{op}', the index {index} must have one entry per dimension "
+                             f"({len(shape)})")
         if not all(-d <= i < d for i, d in zip(index, shape)):
             raise IndexError(f"For 'Tensor.{op}', index {index} is out of range for shape {shape}")
         position = int(np.ravel_multi_index(tuple(int(i) % d for i, d in zip(index, shape)), shape))
@@ -647,7 +653,7 @@ def itemset(self, *args):
     host[position] = True
     ops = _ops()
     hit = wrap(backend().from_host(host.reshape(shape)))
-    return _commit(self, ops.where(hit, ops.full(shape, value, dtype=self.dtype), self), op)
+    return ops.where(hit, ops.full(shape, value, dtype=self.dtype), self)
 
 
 TENSOR_METHODS = {

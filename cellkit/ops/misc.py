@@ -329,17 +329,19 @@ def custom_info_register(*reg_info):
 
 
 def env_get(env, key, default):
-    """The value stored under ``key`` in the environment ``env`` (a dict here), else ``default``.
+    """Read ``key`` from a MindSpore environment object (``EnvType``).
 
-    MindSpore's ``EnvType`` (the environment its graph compiler threads through gradient code) has no
-    public constructor; a dict stands for it.
+    Environments exist only inside MindSpore's graph compiler (it threads them through gradient code);
+    no Python value is one, so in an eager program -- MindSpore's PyNative mode, and cellkit -- every
+    call finds no matching overload and raises ValueError, as MindSpore 2.10 does.
 
-    >>> env_get({"w": 1.5}, "w", 0.0), env_get({}, "w", 0.0)
-    (1.5, 0.0)
+    >>> env_get({}, "w", 0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: For 'env_get', 'env' must be a MindSpore environment (EnvType), which only exists inside a compiled graph, but got dict {}
     """
-    if not isinstance(env, dict):
-        raise ValueError(f"For 'env_get', 'env' must be an environment (a dict), but got {describe(env)}")
-    return env.get(key, default)
+    raise ValueError(f"For 'env_get', 'env' must be a MindSpore environment (EnvType), which only exists inside a "
+                     f"compiled graph, but got {describe(env)}")
 
 
 def eps(x):

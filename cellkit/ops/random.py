@@ -219,7 +219,7 @@ def _to_device(host, dtype):
     be = backend()
     if dtype is _dt.bfloat16:
         return be.from_host(host.astype(dtype.to_backend(np)))
-    return be.from_host(np.ascontiguousarray(host, dtype=np.dtype(dtype.array_name)))
+    return be.from_host(np.array(host, dtype=np.dtype(dtype.array_name), order="C"))
 
 
 def _refuse_batched(*arrays):
@@ -307,8 +307,8 @@ def _bernoulli(input, p, generator, op):
             raise ValueError(f"For '{op}', 'input' and 'p' should have the same shape or 'p' a size of 1, but got "
                              f"'input' shape {tuple(x.shape)} and 'p' shape {tuple(pt.shape)}")
         prob = pt._data if pt.size != 1 or pt.ndim == x.ndim else xp().reshape(pt._data, ())
-        prob = xp().astype(prob, _dt.float64.to_backend(xp())) if backend().is_numpy else prob
-    elif isinstance(p, float) or (isinstance(p, (int, np.integer)) and not isinstance(p, bool) and False):
+        prob = xp().astype(prob, _dt.float64.to_backend(xp()))
+    elif isinstance(p, float):  # a Python int is refused, as MindSpore refuses an Int64 probability
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"For '{op}', 'p' should be in [0, 1], but got {p}")
         prob = float(p)
@@ -316,10 +316,7 @@ def _bernoulli(input, p, generator, op):
         raise TypeError(f"For '{op}', 'p' must be a float in [0, 1] or a float32/float64 Tensor, but got "
                         f"{describe(p)}")
     _refuse_batched(x._data)
-    u = _to_device(_draw(generator, "random", x.shape), _dt.float64 if backend().is_numpy else _dt.float32)
-    if not isinstance(prob, float):
-        u = xp().astype(u, prob.dtype) if u.dtype != prob.dtype else u
-    hit = u < prob
+    hit = _to_device(_draw(generator, "random", x.shape), _dt.float64) < prob
     return wrap(xp().astype(hit, x._data.dtype))
 
 
