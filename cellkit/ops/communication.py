@@ -8,8 +8,8 @@ means then follows from its definition:
   tensor is left as it is;
 - ``all_gather`` puts the one tensor into the one-slot ``tensor_list``;
 - ``barrier`` has nobody to wait for;
-- ``send`` and ``recv`` need a second process: sending to your own rank is refused (ValueError, as
-  MindSpore documents) and receiving would wait forever (RuntimeError).
+- ``send`` and ``recv`` are not provided: point-to-point messages need a second process (MindSpore refuses
+  a send to one's own rank, and a receive would wait forever), so they cannot mean anything here.
 
 With ``async_op=True`` the ops return a :class:`CommHandle` whose ``wait()`` returns at once.
 
@@ -25,7 +25,7 @@ from ..tensor import Tensor
 from ._core import describe, tensor_arg
 from .primitive import Primitive, prim_attr_register
 
-__all__ = ["all_gather", "all_reduce", "barrier", "send", "recv", "new_group", "get_rank",
+__all__ = ["all_gather", "all_reduce", "barrier", "new_group", "get_rank",
            "get_process_group_ranks", "get_backend", "AllReduce"]
 
 WORLD_GROUP = "hccl_world_group"
@@ -118,36 +118,6 @@ def barrier(group=None, async_op=False, device_ids=None):
     """Wait until every member of the group arrives: with one member, return at once (None)."""
     _group(group, "barrier")
     return _async(async_op, "barrier")
-
-
-def _rank_arg(value, name, op):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{op}', '{name}' must be an int, but got {describe(value)}")
-    return value
-
-
-def send(tensor, dst=0, group=None, tag=0):
-    """Send ``tensor`` to rank ``dst``: a one-process group has no other rank, and sending to one's own rank is
-    refused (ValueError), as MindSpore documents."""
-    op = "send"
-    _tensor(tensor, "tensor", op)
-    dst = _rank_arg(dst, "dst", op)
-    _rank_arg(tag, "tag", op)
-    _group(group, op)
-    raise ValueError(f"For '{op}', 'dst' ({dst}) must be another process's rank, but this single-process program "
-                     f"is rank 0 of a group of 1: there is no other rank to send to")
-
-
-def recv(tensor, src=0, group=None, tag=0):
-    """Receive into ``tensor`` from rank ``src``: in a one-process group no other rank can send, so this would
-    wait forever; it raises RuntimeError instead."""
-    op = "recv"
-    _tensor(tensor, "tensor", op)
-    src = _rank_arg(src, "src", op)
-    _rank_arg(tag, "tag", op)
-    _group(group, op)
-    raise RuntimeError(f"For '{op}', nothing can arrive from rank {src}: this single-process program is rank 0 of a "
-                       f"group of 1, so a receive would wait forever")
 
 
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local_synchronization=False,

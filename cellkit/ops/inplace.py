@@ -659,10 +659,42 @@ def itemset(self, *args):
 TENSOR_METHODS = {
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "exp_": exp_, "log_": log_, "floor_": floor_,
     "floor_divide_": floor_divide_, "clamp_": clamp_, "remainder_": remainder_, "sign_": sign_,
-    "sigmoid_": sigmoid_, "tanh_": tanh_, "erfinv_": erfinv_, "fill_": fill_, "zero_": zero_, "copy_": copy_,
-    "masked_fill_": masked_fill_, "masked_scatter_": masked_scatter_, "index_add_": index_add_,
-    "index_copy_": index_copy_, "index_fill_": index_fill_, "index_put_": index_put_, "put_": put_,
-    "scatter_": scatter_, "scatter_add_": scatter_add_, "fill_diagonal_": fill_diagonal_,
-    "bernoulli_": bernoulli_, "normal_": normal_, "uniform_": uniform_, "random_": random_,
-    "exponential_": exponential_, "set_": set_, "itemset": itemset,
+    "sigmoid_": sigmoid_, "tanh_": tanh_, "fill_": fill_, "zero_": zero_, "copy_": copy_,
+    "index_copy_": index_copy_, "put_": put_, "bernoulli_": bernoulli_, "normal_": normal_, "uniform_": uniform_,
+    "random_": random_, "exponential_": exponential_, "set_": set_, "itemset": itemset,
 }
+
+# In-place methods whose out-of-place op belongs to another op family: each is given to Tensor once that
+# op exists (``cellkit.ops`` imports this module after the other families), so no method is offered that
+# would fail for want of its op.
+NEEDS_OP = {
+    "erfinv_": (erfinv_, "ops", "erfinv"), "masked_fill_": (masked_fill_, "ops", "masked_fill"),
+    "index_fill_": (index_fill_, "ops", "index_fill"), "scatter_": (scatter_, "ops", "scatter"),
+    "masked_scatter_": (masked_scatter_, "Tensor", "masked_scatter"),
+    "index_add_": (index_add_, "Tensor", "index_add"), "index_put_": (index_put_, "Tensor", "index_put"),
+    "scatter_add_": (scatter_add_, "Tensor", "scatter_add"),
+    "fill_diagonal_": (fill_diagonal_, "Tensor", "fill_diagonal"),
+}
+
+
+def available(kind, name):
+    """True if ``ops.<name>`` (kind ``'ops'``) or ``Tensor.<name>`` (kind ``'Tensor'``) exists or will be
+    installed by the op families imported so far."""
+    import sys
+
+    package = sys.modules.get("cellkit.ops")
+    modules = [m for key, m in sys.modules.items() if key.startswith("cellkit.ops.") and m is not None]
+    if kind == "ops":
+        return package is not None and callable(getattr(package, name, None))
+    return hasattr(Tensor, name) or any(name in getattr(m, "TENSOR_METHODS", {}) for m in modules
+                                        if m.__name__ not in ("cellkit.ops.inplace", "cellkit.ops.misc"))
+
+
+def methods():
+    """The in-place methods to install now: all of :data:`TENSOR_METHODS`, and those of :data:`NEEDS_OP` whose op
+    exists."""
+    found = dict(TENSOR_METHODS)
+    for name, (fn, kind, needed) in NEEDS_OP.items():
+        if available(kind, needed):
+            found[name] = fn
+    return found

@@ -42,7 +42,7 @@ from .primitive import Primitive, prim_attr_register
 __all__ = [
     "assign", "assign_add", "assign_sub", "augassign_add", "augassign_sub", "augassign_mul", "augassign_div",
     "augassign_floordiv", "augassign_mod", "depend", "deepcopy", "print_", "partial", "mixed_precision_cast",
-    "move_to", "custom_info_register", "env_get", "jet", "derivative", "linearize", "kernel", "eps",
+    "move_to", "custom_info_register", "jet", "derivative", "linearize", "kernel", "eps",
     "Assign", "AssignAdd", "AssignSub", "Depend", "Print", "Assert", "HistogramSummary", "ImageSummary",
     "ScalarSummary", "TensorSummary", "InsertGradientOf", "Partial", "Map", "HyperMap", "MultitypeFuncGraph",
     "Reusing", "ForiLoop", "WhileLoop", "Scan", "StopGradient", "MoveTo",
@@ -326,22 +326,6 @@ def custom_info_register(*reg_info):
         return func
 
     return decorator
-
-
-def env_get(env, key, default):
-    """Read ``key`` from a MindSpore environment object (``EnvType``).
-
-    Environments exist only inside MindSpore's graph compiler (it threads them through gradient code);
-    no Python value is one, so in an eager program -- MindSpore's PyNative mode, and cellkit -- every
-    call finds no matching overload and raises ValueError, as MindSpore 2.10 does.
-
-    >>> env_get({}, "w", 0.0)
-    Traceback (most recent call last):
-    ...
-    ValueError: For 'env_get', 'env' must be a MindSpore environment (EnvType), which only exists inside a compiled graph, but got dict {}
-    """
-    raise ValueError(f"For 'env_get', 'env' must be a MindSpore environment (EnvType), which only exists inside a "
-                     f"compiled graph, but got {describe(env)}")
 
 
 def eps(x):
@@ -661,7 +645,7 @@ class _Mapper:
 
 class Map(_Mapper):
     """``Map(ops=None, reverse=False)(fn, *sequences)``: ``fn`` applied to the items of the sequences in step
-    (one level deep); a tuple for tuples, a list for lists.
+    (one level deep), as a tuple.
 
     >>> Map()(lambda a, b: a * b, (1, 2), (3, 4))
     (3, 8)
@@ -674,10 +658,10 @@ class Map(_Mapper):
 
 class HyperMap(_Mapper):
     """``HyperMap(ops=None, reverse=False)(fn, *trees)``: ``fn`` applied to the leaves of nested tuples and lists
-    in step (the structure is kept).
+    in step (the nesting is kept; every level comes back as a tuple, as in MindSpore).
 
     >>> HyperMap()(lambda a, b: a + b, ((1, 2), [3]), ((10, 20), [30]))
-    ((11, 22), [33])
+    ((11, 22), (33,))
     """
 
     def __call__(self, *args):
@@ -693,7 +677,6 @@ def _map_level(fn, seqs, reverse, deep, name):
         if deep:
             return fn(*seqs)
         raise TypeError(f"For '{name}', the inputs must be tuples or lists, but got {describe(first)}")
-    kind = type(first)
     length = len(first)
     for s in seqs[1:]:
         if not isinstance(s, (tuple, list)):
@@ -705,8 +688,7 @@ def _map_level(fn, seqs, reverse, deep, name):
         items = [s[i] for s in seqs]
         results[i] = _map_level(fn, items, reverse, deep, name) if deep and isinstance(items[0], (tuple, list)) \
             else fn(*items)
-    out = [results[i] for i in range(length)]
-    return tuple(out) if kind is tuple else out
+    return tuple(results[i] for i in range(length))  # MindSpore gives tuples, for lists too
 
 
 # ------------------------------------------------------------------ higher-order forward differentiation
@@ -897,4 +879,4 @@ def kernel(fn=None, reg_info=None, compile_attrs=None):
     return run
 
 
-TENSOR_METHODS = {**_inplace.TENSOR_METHODS, **_tensor_api.TENSOR_METHODS}
+TENSOR_METHODS = {**_inplace.methods(), **_tensor_api.TENSOR_METHODS}

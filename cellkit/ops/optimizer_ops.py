@@ -129,7 +129,8 @@ def _flags(op, **flags):
             raise TypeError(f"For '{op}', '{name}' must be a bool, but got {describe(value)}")
 
 
-def _adam_weight_decay(op, var, m, v, lr, beta1, beta2, epsilon, decay, gradient, var_floats=_FLOATS):
+def _adam_weight_decay(op, var, m, v, lr, beta1, beta2, epsilon, decay, gradient, var_floats=_FLOATS,
+                       global_norm=1.0):
     var = _state(var, "var", op, floats=var_floats)
     m, v = _state(m, "m", op, var), _state(v, "v", op, var)
     grad = _state(gradient, "gradient", op, var)
@@ -145,6 +146,8 @@ def _adam_weight_decay(op, var, m, v, lr, beta1, beta2, epsilon, decay, gradient
     compute = m._data.dtype  # the moments' precision (float32 for the fused-cast variant)
     w = x.astype(var._data, compute) if var._data.dtype != compute else var._data
     g = x.astype(grad._data, compute) if grad._data.dtype != compute else grad._data
+    if global_norm != 1.0:
+        g = g / global_norm
     m_new = b1 * m._data + (1 - b1) * g
     v_new = b2 * v._data + (1 - b2) * g * g
     update = m_new / (x.sqrt(v_new) + eps)
@@ -170,22 +173,26 @@ class AdamWeightDecay(Primitive):
 
 
 class FusedCastAdamWeightDecay(Primitive):
-    """``FusedCastAdamWeightDecay(use_locking=False)(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)``:
-    :class:`AdamWeightDecay` for a Float16 (or Float32) ``var`` and gradient with Float32 moments: the step is
-    computed in Float32 and the result cast back to ``var``'s dtype.
+    """``FusedCastAdamWeightDecay(use_locking=False)(var, m, v, lr, beta1, beta2, epsilon, decay, gradient,
+    global_norm)``: :class:`AdamWeightDecay` for a Float16 (or Float32) ``var`` and gradient with Float32
+    moments, the gradient divided by ``global_norm`` first: the step is computed in Float32 and the result cast
+    back to ``var``'s dtype.
     """
 
     @prim_attr_register
     def __init__(self, use_locking=False):
         _flags("FusedCastAdamWeightDecay", use_locking=use_locking)
 
-    def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
+    def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient, global_norm):
         op = "FusedCastAdamWeightDecay"
         for name, t in (("m", m), ("v", v)):
             if isinstance(t, Tensor) and t.dtype is not _dt.float32:
                 raise TypeError(f"For '{op}', '{name}' must be a Float32 tensor, but got {t.dtype}")
+        norm = _scalar(global_norm, "global_norm", op)
+        if norm <= 0:
+            raise ValueError(f"For '{op}', 'global_norm' must be positive, but got {norm}")
         return _adam_weight_decay(op, var, m, v, lr, beta1, beta2, epsilon, decay, gradient,
-                                  var_floats=(_dt.float16, _dt.float32))
+                                  var_floats=(_dt.float16, _dt.float32), global_norm=norm)
 
 
 class ApplyAdaMax(Primitive):

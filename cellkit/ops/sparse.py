@@ -40,10 +40,9 @@ _UNARY = ("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos
           "floor", "inv", "isfinite", "isinf", "isnan", "log", "log1p", "neg", "relu", "relu6", "round",
           "sigmoid", "sin", "sinh", "softsign", "sqrt", "square", "tan", "tanh")
 
-__all__ = (["COOTensor", "CSRTensor", "coo2csr", "csr2coo", "coalesce", "coo_add", "coo_concat", "csr_add",
-            "csr_div", "csr_gather", "csr_mul", "csr_mv", "csr_reduce_sum", "csr_softmax", "csr_to_coo",
-            "Coalesce", "SparseToDense"]
-           + [f"coo_{n}" for n in _UNARY] + [f"csr_{n}" for n in _UNARY])
+__all__ = ["COOTensor", "CSRTensor", "coo2csr", "csr2coo", "coalesce", "coo_add", "coo_concat", "csr_add",
+           "csr_div", "csr_gather", "csr_mul", "csr_mv", "csr_reduce_sum", "csr_softmax", "csr_to_coo",
+           "Coalesce", "SparseToDense"]  # + the coo_* / csr_* unary ops, below
 
 _INDEX_DTYPES = (_dt.int16, _dt.int32, _dt.int64)
 
@@ -198,7 +197,7 @@ class COOTensor:
 
     def abs(self):
         """Absolute values."""
-        return coo_abs(self)
+        return COOTensor(self._indices, _ops().abs(self._values), self._shape)
 
     def astype(self, dtype):
         """A copy with the values converted to ``dtype``."""
@@ -421,7 +420,8 @@ class CSRTensor:
         return _scatter_dense(coordinates, self._values, self._shape, "CSRTensor.to_dense")
 
     def abs(self):
-        return csr_abs(self)
+        """Absolute values."""
+        return self._with(_ops().abs(self._values))
 
     def astype(self, dtype):
         """A copy with the values converted to ``dtype``."""
@@ -715,6 +715,8 @@ def coo_concat(sp_input, concat_dim=0):
     >>> out = coo_concat((a, a), 0)
     >>> print(out.shape, out.indices.asnumpy().tolist())
     (4, 2) [[0, 1], [2, 1]]
+
+    The entries come out in row-major order.
     """
     op = "coo_concat"
     if not isinstance(sp_input, (tuple, list)) or len(sp_input) < 2:
@@ -741,7 +743,12 @@ def coo_concat(sp_input, concat_dim=0):
         parts.append(host)
         values.append(ops.cast(x.values, dtype) if x.dtype is not dtype else x.values)
     shape = (offset, first.shape[1]) if axis == 0 else (first.shape[0], offset)
-    return COOTensor(_device(np.concatenate(parts, 0), _dt.int64), ops.concat(values, 0), shape)
+    coordinates = np.concatenate(parts, 0)
+    order = np.lexsort((coordinates[:, 1], coordinates[:, 0]))  # row-major order, as MindSpore's SparseConcat
+    joined = ops.concat(values, 0)
+    if not np.array_equal(order, np.arange(order.size)):
+        joined = ops.gather(joined, wrap(backend().from_host(order.astype(np.int64))), 0)
+    return COOTensor(_device(coordinates[order], _dt.int64), joined, shape)
 
 
 # The dense op each unary sparse op applies to the values (looked up at call time: several are the
@@ -783,9 +790,20 @@ def _make_csr_unary(name):
     return fn
 
 
+def _dense_op_exists(name):
+    """True once the dense op exists: ``cellkit.ops`` imports this module after the elementwise family, so a
+    unary sparse op is offered only when its dense op is (``coo_acos`` needs ``ops.acos`` ...)."""
+    import sys
+
+    package = sys.modules.get("cellkit.ops")
+    return package is not None and callable(getattr(package, _DENSE.get(name, name), None))
+
+
 for _name in _UNARY:
-    globals()[f"coo_{_name}"] = _make_coo_unary(_name)
-    globals()[f"csr_{_name}"] = _make_csr_unary(_name)
+    if _dense_op_exists(_name):
+        globals()[f"coo_{_name}"] = _make_coo_unary(_name)
+        globals()[f"csr_{_name}"] = _make_csr_unary(_name)
+        __all__ += [f"coo_{_name}", f"csr_{_name}"]
 del _name
 
 
@@ -928,13 +946,13 @@ def csr_gather(indptr, indices, dense, sparse_shape):
 
 # ------------------------------------------------------------------ Tensor methods
 def _to_coo(self):
-    """The non-zero entries of a 2-D Tensor as a :class:`COOTensor` (Int64 indices)."""
+    """The non-zero entries of a 2-D Tensor as a :class:`COOTensor` (Int32 indices, as MindSpore)."""
     t = tensor_arg(self, "self", "Tensor.to_coo")
     if t.ndim != 2:
         raise ValueError(f"For 'Tensor.to_coo', the tensor must be 2-D, but got shape {tuple(t.shape)}")
     host = np.asarray(t.asnumpy())
     coordinates = np.argwhere(host != 0)
-    return COOTensor(_device(coordinates, _dt.int64), _gather_at(t, _device(coordinates, _dt.int64)),
+    return COOTensor(_device(coordinates, _dt.int32), _gather_at(t, _device(coordinates, _dt.int64)),
                      tuple(t.shape))
 
 

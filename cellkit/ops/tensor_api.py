@@ -465,7 +465,9 @@ def delete_(self, non_blocking=False):
 
 
 # ------------------------------------------------------------------ gradients and initialisation
-_requires_grad = weakref.WeakKeyDictionary()
+# Tensors marked by requires_grad_: id -> (weak reference, flag).  Keyed by identity, since a Tensor's
+# ``==`` is elementwise; the entry leaves with the Tensor.
+_requires_grad = {}
 
 
 def requires_grad_(self, requires_grad=True):
@@ -478,7 +480,8 @@ def requires_grad_(self, requires_grad=True):
     if not isinstance(requires_grad, bool):
         raise TypeError(f"For 'Tensor.requires_grad_', 'requires_grad' must be a bool, but got "
                         f"{describe(requires_grad)}")
-    _requires_grad[self] = requires_grad
+    key = id(self)
+    _requires_grad[key] = (weakref.ref(self, lambda _, key=key: _requires_grad.pop(key, None)), requires_grad)
     return None
 
 

@@ -5,6 +5,8 @@ cluster needs a scheduler process): MindSpore then answers ``get_rank()`` with 1
 ``get_process_group_ranks`` / ``all_gather``; cellkit answers as rank 0 of a group of one.  Those
 cases are marked ``mindspore_wrong`` with the one-process answer as expected -- MindSpore is not
 wrong there, it is in another situation; the mark is how the fixture keeps the evidence.
+``barrier`` and ``all_reduce`` return None there but kill the process at exit (segmentation fault), so
+they have no case.
 """
 from . import CaseList
 
@@ -73,11 +75,6 @@ def custom_info_register_keeps_the_function(ms, ops, nn, np):
     return my_add(1, 2)
 
 
-@case
-def env_get_has_no_environment_outside_a_graph(ms, ops, nn, np):
-    return ops.env_get(1, 2, 3)
-
-
 # ------------------------------------------------------------------ higher-order forward differentiation
 @case(rtol=1e-5, atol=1e-6)
 def jet_sin(ms, ops, nn, np):
@@ -96,9 +93,13 @@ def derivative_third(ms, ops, nn, np):
     return ops.derivative(ops.sin, _t(ms, np, [1.0, 2.0]), 3)
 
 
+def _square(x):
+    return x * x
+
+
 @case(rtol=1e-5, atol=1e-6)
 def derivative_int_primal(ms, ops, nn, np):
-    return ops.derivative(lambda x: x * x, _t(ms, np, [3], "int32"), 1)
+    return ops.derivative(_square, _t(ms, np, [3], "int32"), 1)
 
 
 @case(rtol=1e-5, atol=1e-6)
@@ -127,7 +128,7 @@ def kernel_runs_on_numpy_arrays(ms, ops, nn, np):
 # ------------------------------------------------------------------ Assert and summaries
 @case
 def assert_true(ms, ops, nn, np):
-    return ops.Assert()(ms.Tensor(True), [_t(ms, np, [1.0, 2.0])]), ops.Assert(summarize=1)(True, (1,))
+    return ops.Assert()(ms.Tensor(True), [_t(ms, np, [1.0, 2.0])]), ops.Assert(summarize=1)(True, (_t(ms, np, [1]),))
 
 
 @case
@@ -148,10 +149,17 @@ def summaries_return_none(ms, ops, nn, np):
 
 
 # ------------------------------------------------------------------ gradients
+def _twice(g):
+    return g * 2
+
+
 @case
 def insert_gradient_of(ms, ops, nn, np):
-    double = ops.InsertGradientOf(lambda g: g * 2)
-    return ms.grad(lambda x: (double(x) * x).sum())(_t(ms, np, [1.0, 2.0])), double(_t(ms, np, [3.0]))
+    double = ops.InsertGradientOf(_twice)
+
+    def f(x):
+        return (double(x) * x).sum()
+    return ms.grad(f)(_t(ms, np, [1.0, 2.0])), double(_t(ms, np, [3.0]))
 
 
 @case
@@ -192,7 +200,9 @@ def scan_list(ms, ops, nn, np):
     return ops.Scan()(lambda c, x: (c + x, c * x), 0, [1, 2, 3])
 
 
-@case
+@case(mindspore_wrong=True, expected=lambda np: (3, [0, 1, 2]),
+      note="MindSpore 2.10 raises TypeError ('isinstance() arg 2 must be a type') for xs=None with a length, which "
+           "its documentation describes")
 def scan_length(ms, ops, nn, np):
     return ops.Scan()(lambda c, x: (c + 1, c), 0, None, 3)
 
@@ -273,14 +283,12 @@ def get_process_group_ranks(ms, ops, nn, np):
 
 
 @case
-def barrier_and_world_group(ms, ops, nn, np):
-    return ops.barrier(), ops.new_group()
+def world_group(ms, ops, nn, np):
+    return ops.new_group()
 
 
-@case
-def all_reduce_leaves_the_tensor(ms, ops, nn, np):
-    x = _t(ms, np, [1.0, 2.0])
-    return ops.all_reduce(x), x
+# barrier and all_reduce return None in an uninitialised MindSpore 2.10, whose process then dies
+# (segmentation fault at exit): no fixture can hold them (tests/ops/test_misc_behaviour.py checks them).
 
 
 @case(mindspore_wrong=True, expected=lambda np: (None, np.array([1.0, 2.0], np.float32)),

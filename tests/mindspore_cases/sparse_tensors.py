@@ -281,11 +281,7 @@ def csr2coo(ms, ops, nn, np):
     return ops.csr2coo(_t(ms, np, [0, 1, 3, 4, 4], "int32"), 4)
 
 
-@case(mindspore_wrong=True,
-      expected=lambda np: (np.array([[0, 1], [1, 0]], np.int64), np.array([2.0, 4.0], np.float32),
-                           np.array([2, 2], np.int64)),
-      note="MindSpore 2.10's Coalesce Primitive (CPU, PyNative) returns its buffers uncut: shape (2, 3) with an "
-           "uninitialised column; ops.coalesce gives the documented (2, 2)")
+@case
 def coalesce_primitive(ms, ops, nn, np):
     return ops.Coalesce()(_t(ms, np, [[1, 0, 1], [0, 1, 0]], "int64"), _t(ms, np, [1.0, 2.0, 3.0]),
                           _t(ms, np, [2, 2], "int64"))
@@ -297,7 +293,7 @@ def sparse_to_dense_primitive(ms, ops, nn, np):
 
 
 def _unary_case(kind, name):
-    def run(ms, ops, nn, np):
+    def run(ms, ops, nn, np):  # noqa: D401
         x = _coo(ms, np) if kind == "coo" else _csr(ms, np)
         return getattr(ops, f"{kind}_{name}")(x).to_tuple()
 

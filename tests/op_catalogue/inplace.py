@@ -62,6 +62,6 @@ OPS = [
             Sample((Arr((2, 3), "int32", -9, 9), Arr((2, 3), "int32", 1, 4)), label="tensors")),
            ref=np.floor_divide, mindspore_wrong={"tensors": _TENSOR_DIV}),
     OpInfo("augassign_mod",
-           (Sample((F, Arr((2, 3), low=0.5, high=2.0, away=0.1)), label="tensors"),
+           (Sample((F, Arr((2, 3), low=0.5, high=2.0, away=0.1)), label="tensors"),),
            ref=np.mod),
 ]

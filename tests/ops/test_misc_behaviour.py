@@ -3,7 +3,7 @@
 - random ops are reproducible under ``ms.set_seed`` and give the same values on every backend;
 - in-place updates inside gradient transforms: an intermediate updated in place differentiates
   exactly (to second order), a leaf being differentiated refuses the update (RuntimeError);
-- one process has no peer for ``send`` / ``recv``;
+- one process is rank 0 of a group of one;
 - ``laplace``'s location gradient (Float32 only, out of the catalogue's float64 checks).
 """
 from __future__ import annotations
@@ -185,18 +185,22 @@ def test_misc_optimizer_primitive_refuses_a_weight_being_differentiated():
 
 
 # ------------------------------------------------------------------ one process
-def test_misc_send_and_recv_have_no_peer():
-    with pytest.raises(ValueError, match="no other rank"):
-        ops.send(ms.Tensor([1.0]), 0)
-    with pytest.raises(RuntimeError, match="wait forever"):
-        ops.recv(ms.Tensor([1.0]), 0)
-
-
 def test_misc_new_group_of_rank_zero():
     name = ops.new_group([0], group_desc="mine")
     assert ops.get_process_group_ranks(name) == [0] and ops.get_rank(name) == 0
     with pytest.raises(ValueError, match="only rank 0"):
         ops.new_group([0, 1])
+
+
+def test_misc_collectives_of_one_process():
+    x = ms.Tensor([1.0, 2.0])
+    assert ops.all_reduce(x, op="avg") is None and ops.barrier() is None
+    np.testing.assert_array_equal(x.asnumpy(), [1.0, 2.0])
+    out = [ms.Tensor([0.0, 0.0])]
+    ops.all_gather(out, x)
+    np.testing.assert_array_equal(out[0].asnumpy(), [1.0, 2.0])
+    with pytest.raises(TypeError, match="one Tensor per member"):
+        ops.all_gather([x, x], x)
 
 
 def test_misc_async_collective_returns_a_done_handle():
