@@ -550,6 +550,8 @@ def coo2csr(row_indices, height):
     """
     op = "coo2csr"
     rows = _index_tensor(row_indices, "row_indices", op, 1)
+    if rows.dtype is not _dt.int32:
+        raise TypeError(f"For '{op}', the dtype of 'row_indices' must be Int32, but got {rows.dtype}")
     height = int_arg(height, "height", op, minimum=0)
     host = _host(rows).astype(np.int64)
     if host.size and (host.min() < 0 or host.max() >= height):
@@ -566,6 +568,8 @@ def csr2coo(indptr, nnz):
     """
     op = "csr2coo"
     ptr = _index_tensor(indptr, "indptr", op, 1)
+    if ptr.dtype is not _dt.int32:
+        raise TypeError(f"For '{op}', the dtype of 'indptr' must be Int32, but got {ptr.dtype}")
     nnz = int_arg(nnz, "nnz", op, minimum=0)
     host = _host(ptr).astype(np.int64)
     counts = np.diff(host)

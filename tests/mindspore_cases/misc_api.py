@@ -309,3 +309,13 @@ def augassign_python_values(ms, ops, nn, np):
 @case
 def augassign_sub_of_lists_refused(ms, ops, nn, np):
     return ops.augassign_sub([1], [2])
+
+
+# ------------------------------------------------------------------ assignment Primitives
+@case
+def assign_primitives(ms, ops, nn, np):
+    p = ms.Parameter(_t(ms, np, [1.0, 2.0]), name="p")
+    a = ops.Assign()(p, _t(ms, np, [3.0, 4.0])) * 1
+    b = ops.AssignAdd()(p, _t(ms, np, [1.0, 1.0])) * 1
+    c = ops.AssignSub()(p, _t(ms, np, [0.5, 0.5])) * 1
+    return a, b, c, p.value() * 1

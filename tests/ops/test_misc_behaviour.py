@@ -206,3 +206,22 @@ def test_misc_collectives_of_one_process():
 def test_misc_async_collective_returns_a_done_handle():
     handle = ops.all_reduce(ms.Tensor([1.0]), async_op=True)
     assert handle.wait() is None and handle.is_completed()
+
+
+# ------------------------------------------------------------------ sparse gradients MindSpore lacks or gets wrong
+def test_misc_coalesce_values_gradient():
+    from tests.gradcheck import check_grad
+
+    indices = ms.Tensor(np.array([[1, 0, 1, 0], [0, 1, 0, 2]], np.int64))
+    shape = ms.Tensor(np.array([2, 3], np.int64))
+    probe = ms.Tensor(np.array([0.5, -1.0, 2.0]))
+    check_grad(lambda v: (ops.coalesce(indices, v, shape)[1] * probe).sum(), np.array([0.1, 0.2, 0.3, 0.4]))
+
+
+def test_misc_csr_gather_gradient():
+    from tests.gradcheck import check_grad
+
+    indptr = ms.Tensor(np.array([0, 1, 3, 4], np.int32))
+    indices = ms.Tensor(np.array([1, 0, 2, 3], np.int32))
+    probe = ms.Tensor(np.array([1.0, -2.0, 0.5, 3.0]))
+    check_grad(lambda d: (ops.csr_gather(indptr, indices, d, (3, 4)) * probe).sum(), np.arange(12.0).reshape(3, 4))
