@@ -335,7 +335,7 @@ def index_copy_(self, dim, index, tensor):
         raise ValueError(f"For 'Tensor.{op}', 'tensor' must have shape {tuple(want)} (the tensor's shape with "
                          f"{positions.size} slices along dim {axis}), but got {tuple(src.shape)}")
     if positions.size and (positions.min() < -size or positions.max() >= size):
-        raise IndexError(f"For 'Tensor.{op}', 'index' holds {positions.tolist()}, out of range for size {size} "
+        raise ValueError(f"For 'Tensor.{op}', 'index' holds {positions.tolist()}, out of range for size {size} "
                          f"of dim {axis}")
     positions = positions % max(size, 1)
     # The last write wins: for each target position, the last i with index[i] == position.
@@ -390,7 +390,8 @@ def put_(self, index, source, accumulate=False):
                          f"{positions.size} and {src.size}")
     n = self.size
     if positions.size and (positions.min() < -n or positions.max() >= n):
-        raise IndexError(f"For 'Tensor.{op}', 'index' holds values out of range for a tensor of {n} elements")
+        raise ValueError(f"For 'Tensor.{op}', 'index' holds {positions.tolist()}, out of range for a tensor of {n} "
+                         f"elements")
     positions = positions % max(n, 1)
     ops = _ops()
     be = backend()
@@ -524,11 +525,11 @@ def random_(self, from_=0, to=None, *, generator=None):
     low = _number(from_, "from_", op)
     high = _INT_RANGE[self.dtype.array_name] if to is None else _number(to, "to", op)
     for name, v in (("from_", low), ("to", high)):
-        if float(v) != int(v):
-            raise TypeError(f"For 'Tensor.{op}', '{name}' must be an integer, but got {v}")
-    low, high = int(low), int(high)
+        if not np.isfinite(float(v)) or float(v) != int(v):
+            raise TypeError(f"For 'Tensor.{op}', '{name}' must be an integer, but got {v!r}")
     if low >= high:
-        raise RuntimeError(f"For 'Tensor.{op}', 'from_' ({low}) must be less than 'to' ({high})")
+        raise RuntimeError(f"For 'Tensor.{op}', 'from_' ({low!r}) must be less than 'to' ({high!r})")
+    low, high = int(low), int(high)
     gen = _generator_arg(generator, op)
     draws = np.floor(low + (float(high) - float(low)) * _random_draws(gen, "random", self.shape))
     return _fill_array(self, np.minimum(draws, high - 1), op)
@@ -636,7 +637,7 @@ def itemset(self, *args):
         position = 0
     elif isinstance(index, (int, np.integer)) and not isinstance(index, bool):
         if not -self.size <= index < self.size:
-            raise IndexError(f"For 'Tensor.{op}', index {index} is out of range for {self.size} elements")
+            raise ValueError(f"For 'Tensor.{op}', index {index} is out of range for {self.size} elements")
         position = int(index) % self.size
     elif isinstance(index, tuple) and all(isinstance(i, (int, np.integer)) and not isinstance(i, bool)
                                           for i in index):
@@ -644,7 +645,7 @@ def itemset(self, *args):
             raise ValueError(f"For 'Tensor.{op}', the index {index} must have one entry per dimension "
                              f"({len(shape)})")
         if not all(-d <= i < d for i, d in zip(index, shape)):
-            raise IndexError(f"For 'Tensor.{op}', index {index} is out of range for shape {shape}")
+            raise ValueError(f"For 'Tensor.{op}', index {index} is out of range for shape {shape}")
         position = int(np.ravel_multi_index(tuple(int(i) % d for i, d in zip(index, shape)), shape))
     else:
         raise TypeError(f"For 'Tensor.{op}', 'index' must be an int or a tuple of {len(shape)} ints, but got "

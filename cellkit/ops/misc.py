@@ -69,8 +69,8 @@ def _value_for(variable, value, op, allow_narrowing):
             raise TypeError(f"For '{op}', 'value' must be a Tensor, but got {describe(value)}")
     v = tensor_arg(value, "value", op)
     if v.ndim != variable.ndim:
-        raise ValueError(f"For '{op}', 'value' must have the same rank as 'variable'. But got 'value' rank: {v.ndim}, "
-                         f"'variable' rank: {variable.ndim}.")
+        raise ValueError(f"For '{op}', 'value' must have the same rank as 'variable'. But got 'value' rank: {v.ndim} "
+                         f"(shape {tuple(v.shape)}), 'variable' rank: {variable.ndim} (shape {tuple(variable.shape)}).")
     if tuple(v.shape) != tuple(variable.shape):
         raise ValueError(f"For '{op}', 'value' must have the same shape as 'variable'. But got 'value' shape: "
                          f"{tuple(v.shape)}, 'variable' shape: {tuple(variable.shape)}.")
@@ -158,6 +158,8 @@ def _augmented(name, python_op, symbol):
         except TypeError as exc:
             raise TypeError(f"For '{name}', unsupported operand types for {symbol}: {describe(x)} and "
                             f"{describe(y)} ({exc})") from None
+        except ValueError as exc:
+            raise ValueError(f"For '{name}', {describe(x)} {symbol} {describe(y)} failed: {exc}") from None
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"``x {symbol}= y`` as MindSpore's graph compiler evaluates it: ``x {symbol} y`` (a new value; "
@@ -466,6 +468,9 @@ class Reusing(Primitive):
         return x
 
 
+_MAX_STEPS = 2 ** 31 - 1  # a loop of more Int32 steps than this is a mistake, not a computation
+
+
 class ForiLoop(Primitive):
     """``ForiLoop()(lower, upper, loop_func, init_val, unroll=True)``: ``val = loop_func(i, val)`` for ``i`` in
     ``range(lower, upper)``; returns ``val``.
@@ -490,6 +495,9 @@ class ForiLoop(Primitive):
             raise TypeError(f"For '{op}', 'loop_func' must be callable, but got {describe(loop_func)}")
         if not isinstance(unroll, bool):
             raise TypeError(f"For '{op}', 'unroll' must be a bool, but got {describe(unroll)}")
+        if bounds[1] - bounds[0] > _MAX_STEPS:
+            raise ValueError(f"For '{op}', 'lower' {bounds[0]} and 'upper' {bounds[1]} ask for more than "
+                             f"{_MAX_STEPS} iterations")
         val = init_val
         for i in range(bounds[0], bounds[1]):
             val = loop_func(i, val)
@@ -538,6 +546,8 @@ class Scan(Primitive):
         if xs is None:
             if length is None:
                 raise ValueError(f"For '{op}', 'length' is needed when 'xs' is None")
+            if not 0 <= length <= _MAX_STEPS:
+                raise ValueError(f"For '{op}', 'length' must be in [0, {_MAX_STEPS}], but got {length}")
             xs = [None] * length
         elif not isinstance(xs, (tuple, list)):
             raise TypeError(f"For '{op}', 'xs' must be a tuple, a list or None, but got {describe(xs)}")
@@ -703,6 +713,11 @@ def _as_tensor_tuple(value, name, op, to_float=True):
     return items, single
 
 
+# Each order nests one more forward-mode transform (each built from two reverse sweeps): the cost doubles
+# per order, so orders are kept to what that can afford.
+_MAX_ORDER = 8
+
+
 def _taylor(fn, primals, series, op):
     """``f(x(t))`` and its first ``n`` derivatives in ``t`` at 0, for ``x(t) = x + sum_k s_k t^(k+1)/(k+1)!``."""
     from ..jacobians import jvp
@@ -743,7 +758,9 @@ def jet(fn, primals, series):
 
     ``series[i]`` (for each primal) is the ``(i + 1)``-th derivative of the input along a curve; the result's
     ``out_series[i]`` is the ``(i + 1)``-th derivative of the output along it (Taylor mode).  With
-    ``series = [1, 0, 0 ...]`` these are the ordinary derivatives of an elementwise ``fn``.
+    ``series = [1, 0, 0 ...]`` these are the ordinary derivatives of an elementwise ``fn``.  Each order nests one
+    more forward-mode transform (MindSpore propagates Taylor series instead), so the cost doubles per order;
+    orders up to 8 are accepted.
 
     >>> import cellkit as ms
     >>> from cellkit import ops
@@ -764,6 +781,9 @@ def jet(fn, primals, series):
                              f"but got {tuple(s.shape)}")
     if len({s.shape[0] for s in ser}) != 1:
         raise ValueError(f"For '{op}', every series must have the same order (first dimension)")
+    if ser[0].shape[0] > _MAX_ORDER:
+        raise ValueError(f"For '{op}', the series' order (first dimension) must be at most {_MAX_ORDER}, but got "
+                         f"{ser[0].shape[0]}")
     out, derivatives = _taylor(fn, prim, ser, op)
     return out, _stack_series(derivatives)
 
@@ -780,8 +800,10 @@ def derivative(fn, primals, order):
     op = "derivative"
     if not callable(fn):
         raise TypeError(f"For '{op}', 'fn' must be callable, but got {describe(fn)}")
-    if isinstance(order, bool) or not isinstance(order, int) or order < 1:
-        raise ValueError(f"For '{op}', 'order' must be a positive int, but got {describe(order)}")
+    if isinstance(order, bool) or not isinstance(order, int):
+        raise TypeError(f"For '{op}', 'order' must be an int, but got {describe(order)}")
+    if not 1 <= order <= _MAX_ORDER:
+        raise ValueError(f"For '{op}', 'order' must be in [1, {_MAX_ORDER}], but got {order}")
     prim, single = _as_tensor_tuple(primals, "primals", op)
     ser = []
     for p in prim:

@@ -69,6 +69,12 @@ def _scalar(value, name, op):
     return float(value)
 
 
+def _ratio(numerator, denominator):
+    """``numerator / denominator`` as the kernels compute it: inf or nan for a zero denominator, no exception."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(numerator) / np.float64(denominator))
+
+
 def _write(t, array):
     """Give the state Tensor ``t`` its updated values (in place: the same Tensor / Parameter object)."""
     if array.dtype != t._data.dtype:
@@ -115,7 +121,7 @@ class Adam(Primitive):
         x = xp()
         m_new = b1 * _array(m, var) + (1 - b1) * g
         v_new = b2 * _array(v, var) + (1 - b2) * g * g
-        step = lr * np.sqrt(1 - b2p) / (1 - b1p)
+        step = _ratio(lr * np.sqrt(max(1 - b2p, 0.0)), 1 - b1p)
         numerator = b1 * m_new + (1 - b1) * g if self.use_nesterov else m_new
         _write(var, var._data - step * numerator / (x.sqrt(v_new) + eps))
         _write(m, m_new)
@@ -214,7 +220,7 @@ class ApplyAdaMax(Primitive):
         x = xp()
         m_new = b1 * _array(m, var) + (1 - b1) * g
         v_new = x.maximum(b2 * _array(v, var), x.abs(g))
-        _write(var, var._data - (lr / (1 - b1p)) * m_new / (v_new + eps))
+        _write(var, var._data - _ratio(lr, 1 - b1p) * m_new / (v_new + eps))
         _write(m, m_new)
         _write(v, v_new)
         return _out(var, m, v)
@@ -268,7 +274,7 @@ def _amsgrad(op, var, m, v, vhat, b1p, b2p, lr, b1, b2, eps, grad):
     m, v, vhat = _state(m, "m", op, var), _state(v, "v", op, var), _state(vhat, "vhat", op, var)
     g = _array(_state(grad, "grad", op, var), var)
     x = xp()
-    step = lr * np.sqrt(1 - b2p) / (1 - b1p)
+    step = _ratio(lr * np.sqrt(max(1 - b2p, 0.0)), 1 - b1p)
     m_new = b1 * _array(m, var) + (1 - b1) * g
     v_new = b2 * _array(v, var) + (1 - b2) * g * g
     vhat_new = x.maximum(_array(vhat, var), v_new)
@@ -439,7 +445,7 @@ class SGD(Primitive):
         p = _state(parameters, "parameters", op)
         g = _array(_state(gradient, "gradient", op, p), p)
         acc = _state(accum, "accum", op, p)
-        st = _state(stat, "stat", op)
+        st = _state(stat, "stat", op, p)
         lr, mom = _scalar(learning_rate, "learning_rate", op), _scalar(momentum, "momentum", op)
         x = xp()
         if self.weight_decay:

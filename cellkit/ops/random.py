@@ -657,6 +657,8 @@ def _probabilities(input, op, name="input", ndims=(1, 2)):
                          f"but got {x.ndim} (shape {tuple(x.shape)})")
     if x.dtype.kind not in ("float", "int", "uint"):
         raise TypeError(f"For '{op}', '{name}' must hold numbers, but got {x.dtype}")
+    if x.shape[-1] == 0:
+        raise ValueError(f"For '{op}', '{name}' must have at least one category, but got shape {tuple(x.shape)}")
     _refuse_batched(x._data)
     host = backend().to_host(x._data)
     return x, np.asarray(host, dtype=np.float64).reshape((-1, x.shape[-1]) if x.ndim else (1, 1))
@@ -670,8 +672,9 @@ def _draw_categories(weights, num_samples, replacement, generator):
         cdf = np.cumsum(w, axis=1)
         total = cdf[:, -1:]
         u = _draw(generator, "random", (rows, num_samples)) * np.where(total > 0, total, 1.0)
-        idx = (cdf[:, None, :] <= u[:, :, None]).sum(axis=2)
-        # a row of zeros (or a draw at the top edge) picks the last category with weight
+        idx = np.stack([np.searchsorted(cdf[r], u[r], side="right") for r in range(rows)]) if rows else \
+            np.zeros((0, num_samples), np.int64)
+        # a row of zeros (or a draw at the top edge) picks the last category
         return np.minimum(idx, classes - 1)
     # Without replacement: the largest ``log(w) + Gumbel`` keys (categories of weight 0 come last, in random order).
     gumbel = _draw(generator, "gumbel", (rows, classes))
@@ -680,19 +683,21 @@ def _draw_categories(weights, num_samples, replacement, generator):
     return np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
 
 
-def _num_samples_arg(value, op, name="num_samples"):
+def _num_samples_arg(value, op, name="num_samples", rows=1):
     if isinstance(value, Tensor) and value.size == 1 and value.dtype.kind in ("int", "uint"):
         value = int(value.asnumpy().reshape(()))
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"For '{op}', '{name}' must be an int, but got {describe(value)}")
     if value < 0:
         raise ValueError(f"For '{op}', '{name}' must be non-negative, but got {value}")
+    from ..tensor import check_allocation
+    check_allocation((max(rows, 1), int(value)), _dt.float64, op, f"'{name}' {value}")
     return int(value)
 
 
 def _categorical(input, num_samples, replacement, generator, op, dtype):
     x, weights = _probabilities(input, op)
-    n = _num_samples_arg(num_samples, op)
+    n = _num_samples_arg(num_samples, op, rows=weights.shape[0])
     if not replacement and n > weights.shape[1]:
         raise ValueError(f"For '{op}', 'num_samples' ({n}) cannot exceed the number of categories "
                          f"({weights.shape[1]}) without replacement")
@@ -801,14 +806,16 @@ def _random_categorical(logits, num_sample, seed, dtype, op, generator=None):
                          f"{tuple(x.shape)}")
     if x.dtype.kind != "float":
         raise TypeError(f"For '{op}', 'logits' must be a float Tensor, but got {x.dtype}")
-    n = _num_samples_arg(num_sample, op, "num_sample")
+    n = _num_samples_arg(num_sample, op, "num_sample", rows=x.shape[0])
     seed = _optional_seed(seed, op)
     if seed is None:
         raise TypeError(f"For '{op}', 'seed' must be an int, but got None")
     d = dtype_arg(dtype, "dtype", op)
     if d not in _CATEGORICAL_DTYPES:
         raise TypeError(f"For '{op}', the 'dtype' should be one of [mindspore.int32, mindspore.int16, "
-                        f"mindspore.int64], but got {d!r}")
+                        f"mindspore.int64], but got {describe(dtype)}")
+    if x.shape[1] == 0:
+        raise ValueError(f"For '{op}', 'logits' must have at least one class, but got shape {tuple(x.shape)}")
     _refuse_batched(x._data)
     host = np.asarray(backend().to_host(x._data), dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):

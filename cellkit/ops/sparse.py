@@ -136,11 +136,11 @@ class COOTensor:
         idx = _index_tensor(indices, "indices", what, 2)
         vals = _values_tensor(values, what)
         if idx.shape[0] != vals.shape[0]:
-            raise ValueError(f"For {what}, 'indices.shape[0]' must be equal to 'values.shape[0]', but got "
-                             f"'indices.shape[0]' = {idx.shape[0]} and 'values.shape[0]' = {vals.shape[0]}")
+            raise ValueError(f"For {what}, 'indices.shape[0]' must be equal to 'values.shape[0]', but got 'indices' "
+                             f"of shape {tuple(idx.shape)} and 'values' of shape {tuple(vals.shape)}")
         if idx.shape[1] != len(dims):
-            raise ValueError(f"For {what}, 'indices.shape[1]' must be the number of dimensions {len(dims)}, but "
-                             f"got {idx.shape[1]}")
+            raise ValueError(f"For {what}, 'indices.shape[1]' must be the number of dimensions {len(dims)} of the "
+                             f"shape {dims}, but got 'indices' of shape {tuple(idx.shape)}")
         self._indices, self._values, self._shape = idx, vals, dims
 
     @property
@@ -250,31 +250,29 @@ class COOTensor:
     __str__ = __repr__
 
 
-def _flat_positions(indices, shape):
+def _flat_positions(indices, shape, op="COOTensor"):
     """Row-major positions of (row, column) pairs, as a host int64 array; RuntimeError when out of range."""
     host = _host(indices).astype(np.int64).reshape(-1, len(shape))
     for axis, size in enumerate(shape):
         column = host[:, axis]
         if column.size and (column.min() < 0 or column.max() >= size):
-            raise RuntimeError(f"the indices {host.tolist()} are out of range for the dense shape {list(shape)}")
+            raise RuntimeError(f"For '{op}', the 'indices' {host.tolist()} are out of range for the dense shape "
+                               f"{list(shape)}")
     return np.ravel_multi_index(tuple(host.T), shape) if host.size else np.zeros(0, np.int64)
 
 
 def _scatter_dense(indices, values, shape, op):
     from .shape import scatter_add_rows
 
-    try:
-        positions = _flat_positions(indices, shape)
-    except RuntimeError as exc:
-        raise RuntimeError(f"For '{op}', {exc}") from None
+    positions = _flat_positions(indices, shape, op)
     n = int(np.prod(shape, dtype=np.int64))
     flat = scatter_add_rows(values, backend().from_host(positions), n)
     return _ops().reshape(flat, shape)
 
 
-def _gather_at(dense, indices):
+def _gather_at(dense, indices, op="COOTensor"):
     """``dense[indices[i, 0], indices[i, 1]]`` for each i (differentiable in ``dense``)."""
-    positions = _flat_positions(indices, tuple(dense.shape))
+    positions = _flat_positions(indices, tuple(dense.shape), op)
     flat = _ops().reshape(dense, (int(np.prod(dense.shape, dtype=np.int64)),))
     return _ops().gather(flat, wrap(backend().from_host(positions)), 0)
 
@@ -349,11 +347,11 @@ class CSRTensor:
         idx = _index_tensor(indices, "indices", what, 1)
         vals = _values_tensor(values, what)
         if ptr.shape[0] != dims[0] + 1:
-            raise ValueError(f"For {what}, 'indptr' must have length (1 + shape[0]) = {dims[0] + 1}, but got "
-                             f"{ptr.shape[0]}")
+            raise ValueError(f"For {what}, 'indptr' must have length (1 + shape[0]) = {dims[0] + 1} for the shape "
+                             f"{dims}, but got {ptr.shape[0]}")
         if idx.shape[0] != vals.shape[0]:
-            raise ValueError(f"For {what}, 'indices' and 'values' must have the same length, but got "
-                             f"{idx.shape[0]} and {vals.shape[0]}")
+            raise ValueError(f"For {what}, 'indices' and 'values' must have the same length, but got 'indices' of "
+                             f"shape {tuple(idx.shape)} and 'values' of shape {tuple(vals.shape)}")
         self._indptr, self._indices, self._values, self._shape = ptr, idx, vals, dims
 
     @property
@@ -396,17 +394,17 @@ class CSRTensor:
         """``(indptr, indices, values, shape)``."""
         return self._indptr, self._indices, self._values, self._shape
 
-    def _rows(self):
+    def _rows(self, op="CSRTensor"):
         """The row of each entry, on the host (int64)."""
         ptr = _host(self._indptr).astype(np.int64)
         counts = np.diff(ptr)
         if counts.size and (counts.min() < 0 or ptr[0] != 0 or ptr[-1] != self.size):
-            raise RuntimeError(f"For CSRTensor, 'indptr' {ptr.tolist()} must start at 0, never decrease and end at "
+            raise RuntimeError(f"For '{op}', 'indptr' {ptr.tolist()} must start at 0, never decrease and end at "
                                f"the number of values {self.size}")
         return np.repeat(np.arange(self._shape[0], dtype=np.int64), counts)
 
-    def _coordinates(self):
-        rows = self._rows()
+    def _coordinates(self, op="CSRTensor"):
+        rows = self._rows(op)
         cols = _host(self._indices).astype(np.int64)
         return np.stack([rows, cols], axis=1) if rows.size else np.zeros((0, 2), np.int64)
 
@@ -553,6 +551,8 @@ def coo2csr(row_indices, height):
     if rows.dtype is not _dt.int32:
         raise TypeError(f"For '{op}', the dtype of 'row_indices' must be Int32, but got {rows.dtype}")
     height = int_arg(height, "height", op, minimum=0)
+    from ..tensor import check_allocation
+    check_allocation((height + 1,), rows.dtype, op, f"'height' {height}")
     host = _host(rows).astype(np.int64)
     if host.size and (host.min() < 0 or host.max() >= height):
         raise ValueError(f"For '{op}', 'row_indices' must be in [0, {height}), but got {host.tolist()}")
@@ -652,6 +652,8 @@ class SparseToDense(Primitive):
                 isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0 for d in sparse_shape):
             raise TypeError(f"For '{op}', 'sparse_shape' must be a non-empty tuple of non-negative ints, but got "
                             f"{describe(sparse_shape)}")
+        from ..tensor import check_allocation
+        check_allocation(tuple(int(d) for d in sparse_shape), _dt.float32, op, f"'sparse_shape' {sparse_shape}")
         idx = _index_tensor(indices, "indices", op, 2)
         if idx.dtype is _dt.int16:
             raise TypeError(f"For '{op}', 'indices' must be Int32 or Int64, but got {idx.dtype}")
@@ -945,7 +947,7 @@ def csr_gather(indptr, indices, dense, sparse_shape):
         raise ValueError(f"For '{op}', 'dense' must have the shape 'sparse_shape' {dims}, but got "
                          f"{tuple(dense.shape)}")
     structure = CSRTensor(ptr, idx, _ops().zeros((idx.shape[0],), dense.dtype), dims)
-    return _gather_at(dense, _device(structure._coordinates(), _dt.int64))
+    return _gather_at(dense, _device(structure._coordinates(op), _dt.int64), op)
 
 
 # ------------------------------------------------------------------ Tensor methods
