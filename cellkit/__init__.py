@@ -19,6 +19,7 @@ from .seed import get_seed, set_seed
 from .tensor import Tensor, tensor
 from . import ops  # noqa: E402  (attaches Tensor's operators)
 from .parameter import Parameter, ParameterTuple
+from .ops.sparse import COOTensor, CSRTensor  # noqa: E402  (MindSpore's top-level sparse tensors)
 from .transforms import GradOperation, get_grad, grad, value_and_grad, vjp
 from .jacobians import jacfwd, jacrev, jvp
 from .vmap import vmap
@@ -60,8 +61,8 @@ single = float32
 double = float64
 
 __all__ = [
-    "Tensor", "tensor", "Parameter", "ParameterTuple", "DType", "float16", "float32", "float64",
-    "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool_", "complex64", "complex128",
+    "Tensor", "tensor", "Parameter", "ParameterTuple", "COOTensor", "CSRTensor", "DType", "float16", "float32",
+    "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool_", "complex64", "complex128",
     "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
     "GradOperation", "get_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "ops", "common", "backend", "dtype", "nn", "JitConfig",

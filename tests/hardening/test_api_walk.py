@@ -443,6 +443,127 @@ EXAMPLES = {
     "Tensor.unsorted_segment_prod": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
 }
 
+
+# -- the misc family: sparse tensors, communication, functional helpers, optimizer and other Primitives ------------
+def _coo():
+    return ms.COOTensor(ms.Tensor(np.array([[0, 1], [1, 2]], np.int64)), F(2), (2, 3))
+
+
+def _csr():
+    return ms.CSRTensor(ms.Tensor(np.array([0, 1, 2], np.int32)), ms.Tensor(np.array([1, 2], np.int32)), F(2), (2, 3))
+
+
+def _state(name):
+    return lambda: ms.Parameter(F(2, 3), name=name)
+
+
+def _scalar(value):
+    return lambda: ms.Tensor(np.array(value, np.float32))
+
+
+_OPTIMIZER_CALLS = {
+    "ops.Adam()": dict(var=_state("var"), m=_state("m"), v=_state("v"), beta1_power=lambda: 0.9,
+                       beta2_power=lambda: 0.999, lr=lambda: 0.001, beta1=lambda: 0.9, beta2=lambda: 0.999,
+                       epsilon=lambda: 1e-8, gradient=lambda: F(2, 3)),
+    "ops.AdamWeightDecay()": dict(var=_state("var"), m=_state("m"), v=_state("v"), lr=lambda: 0.01,
+                                  beta1=lambda: 0.9, beta2=lambda: 0.999, epsilon=lambda: 1e-8, decay=lambda: 0.1,
+                                  gradient=lambda: F(2, 3)),
+    "ops.FusedCastAdamWeightDecay()": dict(var=_state("var"), m=_state("m"), v=_state("v"), lr=lambda: 0.01,
+                                           beta1=lambda: 0.9, beta2=lambda: 0.999, epsilon=lambda: 1e-8,
+                                           decay=lambda: 0.1, gradient=lambda: F(2, 3), global_norm=lambda: 1.0),
+    "ops.ApplyAdaMax()": dict(var=_state("var"), m=_state("m"), v=_state("v"), beta1_power=_scalar(0.9),
+                              lr=_scalar(0.001), beta1=_scalar(0.9), beta2=_scalar(0.99), epsilon=_scalar(1e-10),
+                              grad=lambda: F(2, 3)),
+    "ops.ApplyAdadelta()": dict(var=_state("var"), accum=_state("accum"), accum_update=_state("accum_update"),
+                                lr=_scalar(0.001), rho=_scalar(0.5), epsilon=_scalar(1e-6), grad=lambda: F(2, 3)),
+    "ops.ApplyAdagrad()": dict(var=_state("var"), accum=_state("accum"), lr=_scalar(0.001), grad=lambda: F(2, 3)),
+    "ops.ApplyAdamWithAmsgrad()": dict(var=_state("var"), m=_state("m"), v=_state("v"), vhat=_state("vhat"),
+                                       beta1_power=_scalar(0.9), beta2_power=_scalar(0.999), lr=_scalar(0.01),
+                                       grad=lambda: F(2, 3)),
+    "ops.ApplyAdamWithAmsgradV2()": dict(var=_state("var"), m=_state("m"), v=_state("v"), vhat=_state("vhat"),
+                                         beta1_power=_scalar(0.9), beta2_power=_scalar(0.999), lr=_scalar(0.01),
+                                         beta1=_scalar(0.9), beta2=_scalar(0.999), epsilon=_scalar(1e-8),
+                                         grad=lambda: F(2, 3)),
+    "ops.ApplyCenteredRMSProp()": dict(var=_state("var"), mean_gradient=lambda: F(2, 3) * 0.1,
+                                       mean_square=_state("ms"), moment=_state("mom"), grad=lambda: F(2, 3),
+                                       learning_rate=_scalar(0.01), decay=lambda: 0.9, momentum=lambda: 0.5,
+                                       epsilon=lambda: 1e-6),
+    "ops.ApplyRMSProp()": dict(var=_state("var"), mean_square=_state("ms"), moment=_state("mom"),
+                               learning_rate=_scalar(0.01), grad=lambda: F(2, 3), decay=lambda: 0.9,
+                               momentum=lambda: 0.5, epsilon=lambda: 1e-6),
+    "ops.ApplyGradientDescent()": dict(var=_state("var"), alpha=_scalar(0.5), delta=lambda: F(2, 3)),
+    "ops.ApplyMomentum()": dict(variable=_state("var"), accumulation=_state("accum"), learning_rate=lambda: 0.1,
+                                gradient=lambda: F(2, 3), momentum=lambda: 0.9),
+    "ops.SGD()": dict(parameters=_state("p"), gradient=lambda: F(2, 3), learning_rate=_scalar(0.01),
+                      accum=_state("accum"), momentum=_scalar(0.9), stat=lambda: ms.Parameter(F(2, 3), name="stat")),
+}
+
+EXAMPLES.update(_OPTIMIZER_CALLS)
+EXAMPLES.update({
+    # sparse tensors and their functions
+    "ms.COOTensor": {"indices": lambda: ms.Tensor(np.array([[0, 1], [1, 2]], np.int64)), "values": lambda: F(2),
+                     "shape": lambda: (2, 3)},
+    "ms.CSRTensor": {"indptr": lambda: ms.Tensor(np.array([0, 1, 2], np.int32)),
+                     "indices": lambda: ms.Tensor(np.array([1, 2], np.int32)), "values": lambda: F(2),
+                     "shape": lambda: (2, 3)},
+    "ops.coo_add": {"x1": _coo, "x2": _coo, "thresh": _scalar(0.0)},
+    "ops.coo_concat": {"sp_input": lambda: (_coo(), _coo()), "concat_dim": lambda: 0},
+    "ops.csr_add": {"a": _csr, "b": _csr, "alpha": _scalar(1.0), "beta": _scalar(1.0)},
+    "ops.csr_div": {"x": _csr, "y": lambda: F(2, 3)}, "ops.csr_mul": {"x": _csr, "y": lambda: F(2, 3)},
+    "ops.csr_mv": {"csr_tensor": _csr, "dense": lambda: F(3, 1)},
+    "ops.csr_reduce_sum": {"csr_tensor": _csr, "axis": lambda: 1},
+    "ops.csr_softmax": {"logits": _csr, "dtype": lambda: ms.float32}, "ops.csr_to_coo": {"tensor": _csr},
+    "ops.Coalesce()": {"x_indices": lambda: ms.Tensor(np.array([[0, 1, 0]], np.int64)), "x_values": lambda: F(3),
+                       "x_shape": lambda: ms.Tensor(np.array([2], np.int64))},
+    "ops.SparseToDense()": {"indices": lambda: ms.Tensor(np.array([[0, 1], [1, 2]], np.int32)), "values": lambda: F(2),
+                            "sparse_shape": lambda: (2, 3)},
+    # communication
+    "ops.all_gather": {"tensor_list": lambda: [F(2, 3)], "tensor": lambda: F(2, 3)},
+    "ops.all_reduce": {"tensor": lambda: F(2, 3)},
+    # functional helpers
+    "ops.derivative": {"fn": lambda: ops.sin, "primals": lambda: F(2, 3), "order": lambda: 2},
+    "ops.jet": {"fn": lambda: ops.sin, "primals": lambda: F(3), "series": lambda: F(2, 3)},
+    "ops.linearize": {"fn": lambda: ops.sin, "inputs": lambda: F(2, 3)},
+    "ops.mixed_precision_cast": {"dst_dtype": lambda: ms.float16, "x": lambda: F(2, 3)},
+    "ops.partial": {"func": lambda: ops.add},
+    # Primitives: constructors and calls
+    "ops.Cauchy": {"size": lambda: [2, 3]}, "ops.InsertGradientOf": {"f": lambda: (lambda g: g)},
+    "ops.MultinomialWithReplacement": {"numsamples": lambda: 2},
+    "ops.Assert()": {"condition": lambda: ms.Tensor(True), "input_data": lambda: [F(2, 3)]},
+    "ops.Assign()": {"variable": lambda: F(2, 3), "value": lambda: F(2, 3)},
+    "ops.AssignAdd()": {"variable": lambda: F(2, 3), "value": lambda: F(2, 3)},
+    "ops.AssignSub()": {"variable": lambda: F(2, 3), "value": lambda: F(2, 3)},
+    "ops.Bernoulli()": {"x": lambda: F(2, 3), "p": lambda: 0.5},
+    "ops.Depend()": {"value": lambda: F(2, 3), "expr": lambda: F(2, 3)},
+    "ops.ForiLoop()": {"lower": lambda: 0, "upper": lambda: 2, "loop_func": lambda: (lambda i, v: v + i),
+                       "init_val": lambda: F(2, 3)},
+    "ops.WhileLoop()": {"cond_func": lambda: (lambda v: v == 0), "loop_func": lambda: (lambda v: 3),
+                        "init_val": lambda: 0},
+    "ops.Scan()": {"loop_func": lambda: (lambda c, x: (c + x, c)), "init": lambda: 0, "xs": lambda: [1, 2]},
+    "ops.InsertGradientOf()": {"x": lambda: F(2, 3)},
+    "ops.Multinomial()": {"x": lambda: F(2, 3), "num_samples": lambda: 2},
+    "ops.MultinomialWithReplacement()": {"x": lambda: F(2, 3), "seed": lambda: ms.Tensor(1),
+                                         "offset": lambda: ms.Tensor(0)},
+    "ops.Partial()": {"func": lambda: ops.add},
+    "ops.RandomCategorical()": {"logits": lambda: F(2, 3), "num_samples": lambda: 2},
+    "ops.RandomChoiceWithMask()": {"input_x": lambda: F(2, 3) > 1},
+    # Tensor methods (receiver F(2, 3))
+    "Tensor.assign_value": {"value": lambda: F(3, 2)}, "Tensor.bernoulli": {"@receiver": lambda: F(2, 3) - 0.5},
+    "Tensor.clamp_": {"min": lambda: 0.6, "max": lambda: 1.2}, "Tensor.copy_": {"src": lambda: F(3)},
+    "Tensor.from_dlpack": {"dlpack": lambda: np.ones(3, np.float32)},
+    "Tensor.from_numpy": {"array": lambda: np.ones(3, np.float32)},
+    "Tensor.index_copy_": {"dim": lambda: 0, "index": lambda: ms.Tensor(np.array([1])), "tensor": lambda: F(1, 3)},
+    "Tensor.itemset": {"@params": pseudo("index", "value"), "index": lambda: 1, "value": lambda: 2.0},
+    "Tensor.move_to": {"to": lambda: "CPU"}, "Tensor.multinomial": {"num_samples": lambda: 2},
+    "Tensor.offload": {"file_path": lambda: os.path.join(TMP, "offload.data")},
+    "Tensor.put_": {"index": lambda: ms.Tensor(np.array([0, 4])), "source": lambda: F(2)},
+    "Tensor.random_categorical": {"num_sample": lambda: 2}, "Tensor.to_": {"device": lambda: "CPU"},
+})
+for _name in [n for n in dir(ops) if n.startswith(("coo_", "csr_"))]:
+    EXAMPLES.setdefault(f"ops.{_name}", {"x": _coo if _name.startswith("coo_") else _csr})
+for _summary in ("HistogramSummary", "ImageSummary", "ScalarSummary", "TensorSummary"):
+    EXAMPLES[f"ops.{_summary}()"] = {"name": lambda: "x", "value": lambda: F(1, 3, 2, 2)}
+
 # Constructors whose instance needs more than the defaults, for the call entries ("nn.X()").
 BUILD = {
     "nn.Dense": lambda: nn.Dense(3, 2), "nn.Conv1d": lambda: nn.Conv1d(3, 4, 3),
@@ -469,6 +590,10 @@ BUILD = {
     "ops.Bucketize": lambda: ops.Bucketize([0.6, 1.0]), "ops.LpNorm": lambda: ops.LpNorm(1),
     "ops.Renorm": lambda: ops.Renorm(2, 0, 1.0), "ops.Cummax": lambda: ops.Cummax(1), "ops.Cummin": lambda: ops.Cummin(1),
 }
+BUILD.update({
+    "ops.Cauchy": lambda: ops.Cauchy([2, 3]), "ops.InsertGradientOf": lambda: ops.InsertGradientOf(lambda g: g),
+    "ops.MultinomialWithReplacement": lambda: ops.MultinomialWithReplacement(2, True),
+})
 
 # Classes that are not built by users (bases, records, handles): walked neither as constructors nor calls.
 NOT_BUILT = {"DType", "Cell", "LossBase", "Optimizer", "LearningRateSchedule", "IncompatibleKeys", "RemovableHandle",
