@@ -27,7 +27,6 @@ derivatives are written as rules in other special functions (``bessel_i0`` -> ``
 from __future__ import annotations
 
 import math as _pymath
-import numbers
 
 import numpy as np
 
@@ -126,19 +125,32 @@ def _operands(input, other, op, kinds=None, to_float=False, names=("input", "oth
     a, b, A, B = binary_operands(input, other, op)
     x = xp()
     if not hasattr(A, "dtype"):
-        A = _backend._current.asarray(A, dtype=B.dtype) if not _backend._current.is_numpy else np.asarray(A, B.dtype)
+        A = _number_array(A, B.dtype, op, names[0])
     if not hasattr(B, "dtype"):
-        B = _backend._current.asarray(B, dtype=A.dtype) if not _backend._current.is_numpy else np.asarray(B, A.dtype)
+        B = _number_array(B, A.dtype, op, names[1])
     kind = _dt.dtype_of(A).kind
     if kinds is not None and kind not in kinds:
-        bad, name = (a, names[0]) if isinstance(a, Tensor) and _dt.dtype_of(a._data).kind not in kinds else \
-            (b, names[1])
-        if isinstance(bad, Tensor):
-            check_kind(bad, kinds, op, name)
-        check_kind(wrap(A), kinds, op, names[0])
+        for value, name in ((a, names[0]), (b, names[1])):
+            if isinstance(value, Tensor):
+                check_kind(value, kinds, op, name)
+        number, name = (a, names[0]) if not isinstance(a, Tensor) else (b, names[1])
+        raise TypeError(f"For '{op}', '{name}' must be a Tensor of {_math._KIND_WORDS.get(kinds, sorted(kinds))} "
+                        f"or a number of that kind, but got {describe(number)}")
     if to_float and kind != "float":
         A, B = x.astype(A, _dt.float32.to_backend(x)), x.astype(B, _dt.float32.to_backend(x))
     return a, b, A, B
+
+
+def _number_array(value, dtype, op, name):
+    """A Python number as a 0-d array of ``dtype``; ValueError if an integer does not fit it."""
+    if isinstance(value, int) and np.dtype(_dt.dtype_of_array_dtype(dtype).array_name).kind in "iu":
+        info = np.iinfo(_dt.dtype_of_array_dtype(dtype).array_name)
+        if not info.min <= value <= info.max:
+            raise ValueError(f"For '{op}', '{name}' is {value}, which is out of the range of "
+                             f"{_dt.dtype_of_array_dtype(dtype)} [{info.min}, {info.max}]")
+    if _backend._current.is_numpy:
+        return np.asarray(value, dtype)
+    return _backend._current.asarray(value, dtype=dtype)
 
 
 def _binary(input, other, op, name, forward, rule=None, saves=(), kinds=None, to_float=False,
@@ -191,9 +203,12 @@ def special(name, *arrays):
         try:
             import cupyx.scipy.special as cupy_special
 
-            return getattr(cupy_special, name)(*arrays).astype(arrays[-1].dtype, copy=False)
+            fn = getattr(cupy_special, name)
         except (ImportError, AttributeError):
-            pass
+            fn = None
+        if fn is not None:
+            args = [a if hasattr(a, "shape") else be.xp.asarray(a) for a in arrays]
+            return fn(*args).astype(arrays[-1].dtype, copy=False)
     hosts = [be.to_host(a) if hasattr(a, "shape") else a for a in arrays]
     dtype = hosts[-1].dtype
     out = np.asarray(getattr(_scipy(), name)(*[_host_float(h) for h in hosts]))
@@ -391,8 +406,8 @@ def _sinc_array(a):
 def sinc(input):
     """The normalised sinc, ``sin(pi x) / (pi x)`` (1 at 0); integers compute in Float32.
 
-    MindSpore 2.10 gives NaN for ``sinc(0)`` of an integer or bool tensor (and 1 for a float
-    zero); cellkit gives 1 for both.
+    MindSpore 2.10 (CPU) gives NaN for ``sinc(False)`` (and 1 for an integer or float zero);
+    cellkit gives 1.
 
     >>> import cellkit as ms
     >>> print(sinc(ms.Tensor([0.0, 0.5])))
@@ -463,8 +478,8 @@ def _logaddexp_rule(m, node, g):
 
 def _logaddexp2_array(A, B):
     x = xp()
-    if _backend._current.is_numpy:
-        return np.logaddexp2(A, B)
+    if hasattr(x, "logaddexp2"):  # NumPy, CuPy
+        return x.logaddexp2(A, B)
     return x.logaddexp(A * _LN2, B * _LN2) / _LN2
 
 
@@ -778,7 +793,8 @@ def mvlgamma(input, p):
     x = xp()
     if t.size and not _to_host_bool(x.all(t._data > (p - 1) / 2)):
         raise ValueError(f"For 'mvlgamma', every element of 'input' must be greater than (p - 1) / 2 = "
-                         f"{(p - 1) / 2}, but the smallest is {float(_backend._current.to_host(x.min(t._data)))}")
+                         f"{(p - 1) / 2} for p = {p}, but the smallest is "
+                         f"{float(_backend._current.to_host(x.min(t._data)))}")
     total = lgamma(t)
     for j in range(1, p):
         total = _math.add(total, lgamma(_math.sub(t, j / 2)))
@@ -1119,6 +1135,7 @@ def frac(x):
 
 
 def _frac_rule(m, node, g):
+    """d frac(x) = dx (the jumps at integers have measure zero)."""
     return (g,)
 
 
@@ -1151,13 +1168,15 @@ def copysign(x, other):
     >>> print(copysign(ms.Tensor([1.0, -2.0]), ms.Tensor([-1.0, 3.0])))
     [-1.  2.]
     """
+    if not isinstance(x, Tensor):
+        raise TypeError(f"For 'copysign', 'x' must be a Tensor, but got {describe(x)}")
     t = _tensor(x, "x", "copysign")
     if t.dtype is _dt.bool_:
         check_kind(t, NUMBER_KINDS, "copysign", "x")
-    if isinstance(other, Tensor) and other._data is not None and other.dtype is _dt.bool_:
-        check_kind(other, NUMBER_KINDS, "copysign", "other")
+    o = _tensor(other, "other", "copysign")
+    if o.dtype is _dt.bool_:
+        check_kind(o, NUMBER_KINDS, "copysign", "other")
     target = t.dtype if t.dtype.kind == "float" else _dt.float32
-    o = other if isinstance(other, Tensor) else tensor_arg(other, "other", "copysign")
     xa = xp()
     A = t._data if t.dtype is target else xa.astype(t._data, target.to_backend(xa))
     B = o._data if o.dtype is target else xa.astype(o._data, target.to_backend(xa))
@@ -1233,8 +1252,8 @@ def _trunc_div_int(A, B):
 
 def _fmod_array(A, B):
     x = xp()
-    if _backend._current.is_numpy:
-        return np.fmod(A, B)
+    if hasattr(x, "fmod"):  # NumPy, CuPy (the array API has no fmod)
+        return x.fmod(A, B)
     if _dt.dtype_of(A).kind == "float":
         return A - x.trunc(A / B) * B
     return A - _trunc_div_int(A, B) * B
@@ -1296,8 +1315,8 @@ def truncate_div(x, y):
 
 def _fmax_array(A, B):
     x = xp()
-    if _backend._current.is_numpy:
-        return np.fmax(A, B)
+    if hasattr(x, "fmax"):  # NumPy, CuPy
+        return x.fmax(A, B)
     if _dt.dtype_of(A).kind != "float":
         return x.maximum(A, B)
     return x.where(x.isnan(B), A, x.where(x.isnan(A), B, x.maximum(A, B)))
@@ -1305,8 +1324,8 @@ def _fmax_array(A, B):
 
 def _fmin_array(A, B):
     x = xp()
-    if _backend._current.is_numpy:
-        return np.fmin(A, B)
+    if hasattr(x, "fmin"):  # NumPy, CuPy
+        return x.fmin(A, B)
     if _dt.dtype_of(A).kind != "float":
         return x.minimum(A, B)
     return x.where(x.isnan(B), A, x.where(x.isnan(A), B, x.minimum(A, B)))
@@ -1468,10 +1487,23 @@ def addn(x):
         if tuple(t.shape) != tuple(first.shape):
             raise ValueError(f"For 'addn', every Tensor of 'x' must have one shape, but x[0] has shape "
                              f"{tuple(first.shape)} and x[{k}] has shape {tuple(t.shape)}")
+    if len(tensors) == 1:  # a new Tensor with the same values (and, on the tape, the same gradient)
+        return _copy_op(first)
     total = first
     for t in tensors[1:]:
         total = _math.add(total, t)
-    return total if len(tensors) > 1 else wrap(first._data) if _ag._depth == 0 else _math.add(first, 0)
+    return total
+
+
+def _copy_op(t):
+    out = _backend._current.copy(t._data)
+    if _ag._depth == 0 or t._node is None:
+        return wrap(out)
+    return record(out, "Identity", _identity_rule, (t,))
+
+
+def _identity_rule(m, node, g):
+    return (g,)
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
@@ -1534,7 +1566,8 @@ def mul_no_nan(x, y):
     """``x * y``, and 0 where ``y`` is 0 even if ``x`` is inf or NaN (MindSpore's MulNoNan)."""
     a, b, A, B = _operands(x, y, "MulNoNan")
     xa = xp()
-    out = _compute(lambda P, Q: xa.where(Q == 0, xa.zeros_like(P * Q), P * Q), A, B, "MulNoNan", ("x", "y"))
+    with np.errstate(invalid="ignore"):  # inf * 0 where y is 0: that product is replaced by 0
+        out = _compute(lambda P, Q: xa.where(Q == 0, xa.zeros_like(P * Q), P * Q), A, B, "MulNoNan", ("x", "y"))
     if _ag._depth == 0 or _dt.dtype_of(out).kind != "float":
         return wrap(out)
     return _record_binary(out, "MulNoNan", a, b, _mul_no_nan_rule, (A, B), (0, 1))
@@ -1760,12 +1793,10 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def approximate_equal(x, y, tolerance=1e-05):
-    """``|x - y| < tolerance`` elementwise; a Bool tensor (``Tensor.approximate_equal``)."""
+    """``|x - y| < tolerance`` elementwise, for float tensors; a Bool tensor."""
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)):
         raise TypeError(f"For 'approximate_equal', 'tolerance' must be a float, but got {describe(tolerance)}")
-    a, b, A, B = _operands(x, y, "approximate_equal", names=("x", "y"))
-    if _dt.dtype_of(A).kind != "float":
-        A, B = _as_float32(A), _as_float32(B)
+    a, b, A, B = _operands(x, y, "approximate_equal", FLOAT_KINDS, names=("x", "y"))
     return wrap(_compute(lambda P, Q: xp().abs(P - Q) < tolerance, A, B, "approximate_equal", ("x", "y")))
 
 
@@ -1802,19 +1833,29 @@ class ScalarOverflowError(OverflowError, ValueError):
     """A scalar op's result does not fit a float (MindSpore raises OverflowError; this is also a ValueError)."""
 
 
-def _number(value, name, op, tensors=True):
-    """Check a scalar op's operand: a Python number (or, where ``tensors``, a Tensor)."""
-    if isinstance(value, (bool, int, float, np.integer, np.floating)) or (tensors and isinstance(value, Tensor)):
+def _number(value, name, op):
+    """Check a one-operand scalar op's argument: a Python number."""
+    if isinstance(value, (bool, int, float, np.integer, np.floating)):
         return value
     raise TypeError(f"For '{op}', '{name}' must be an int, a float or a bool, but got {describe(value)}")
 
 
 def _scalar_binary(x, y, op, scalar_fn, tensor_fn):
-    _number(x, "x", op)
-    _number(y, "y", op)
+    """Python's operator on two values (as MindSpore's scalar ops run it), a Tensor operand as a Tensor op.
+
+    Python's own refusals come back as a TypeError naming the op; a float overflow as
+    :class:`ScalarOverflowError`.
+    """
     if isinstance(x, Tensor) or isinstance(y, Tensor):
         return tensor_fn(x, y)
-    return scalar_fn(x, y)
+    try:
+        return scalar_fn(x, y)
+    except TypeError as exc:
+        raise TypeError(f"For '{op}', 'x' and 'y' must be numbers, but got {describe(x)} and {describe(y)} "
+                        f"({exc})") from None
+    except OverflowError as exc:
+        raise ScalarOverflowError(f"For '{op}', the result for {describe(x)} and {describe(y)} is out of range "
+                                  f"({exc})") from None
 
 
 def scalar_add(x, y):
@@ -1837,7 +1878,7 @@ def scalar_mul(x, y):
 
 
 def _nonzero_divisor(y, op, message):
-    if not isinstance(y, Tensor) and y == 0:
+    if isinstance(y, (bool, int, float, np.integer, np.floating)) and y == 0:
         raise ValueError(f"For '{op}', {message}, but 'y' is {y!r}")
 
 
@@ -1847,19 +1888,19 @@ def scalar_div(x, y):
     >>> scalar_div(1, 2)
     0.5
     """
-    _nonzero_divisor(_number(y, "y", "scalar_div"), "scalar_div", "the divisor must not be zero")
+    _nonzero_divisor(y, "scalar_div", "the divisor must not be zero")
     return _scalar_binary(x, y, "scalar_div", lambda a, b: a / b, _math.div)
 
 
 def scalar_floordiv(x, y):
     """``x // y`` of Python numbers; a zero divisor is a ValueError."""
-    _nonzero_divisor(_number(y, "y", "scalar_floordiv"), "scalar_floordiv", "the divisor must not be zero")
+    _nonzero_divisor(y, "scalar_floordiv", "the divisor must not be zero")
     return _scalar_binary(x, y, "scalar_floordiv", lambda a, b: a // b, _math.floor_div)
 
 
 def scalar_mod(x, y):
     """``x % y`` of Python numbers (the sign of ``y``); a zero divisor is a ValueError."""
-    _nonzero_divisor(_number(y, "y", "scalar_mod"), "scalar_mod", "the modulo by zero is not defined")
+    _nonzero_divisor(y, "scalar_mod", "the modulo by zero is not defined")
     return _scalar_binary(x, y, "scalar_mod", lambda a, b: a % b, _math.mod)
 
 
@@ -1873,8 +1914,6 @@ def _python_pow(a, b):
                                       "is out of range")
     try:
         return a ** b
-    except OverflowError:
-        raise ScalarOverflowError(f"For 'scalar_pow', {a!r} ** {b!r} is out of the float range") from None
     except ZeroDivisionError:
         raise ValueError(f"For 'scalar_pow', 0 cannot be raised to the negative power {b!r}") from None
 
@@ -1899,9 +1938,7 @@ def scalar_min(x, y):
 
 def scalar_eq(x, y):
     """``x == y`` (Python's comparison: ``scalar_eq(1, 1.0)`` is True)."""
-    if isinstance(x, Tensor) or isinstance(y, Tensor):
-        return _math.equal(x, y)
-    return x == y
+    return _scalar_binary(x, y, "scalar_eq", lambda a, b: a == b, _math.equal)
 
 
 def scalar_ge(x, y):
@@ -1926,20 +1963,20 @@ def scalar_lt(x, y):
 
 def scalar_log(x):
     """The natural logarithm of a positive Python number, as a float (ValueError otherwise)."""
-    _number(x, "x", "scalar_log", tensors=False)
+    _number(x, "x", "scalar_log")
     if not x > 0:
         raise ValueError(f"For 'scalar_log', 'x' must be positive, but got {x!r}")
     return _pymath.log(x)
 
 
 def scalar_uadd(x):
-    """``+x`` of a Python number (``scalar_uadd(True)`` is True)."""
-    return +_number(x, "x", "scalar_uadd", tensors=False) if not isinstance(x, bool) else x
+    """``+x``: MindSpore returns its argument as it is (``scalar_uadd(True)`` is True)."""
+    return x
 
 
 def scalar_usub(x):
     """``-x`` of a Python number (``scalar_usub(True)`` is -1)."""
-    return -_number(x, "x", "scalar_usub", tensors=False)
+    return -_number(x, "x", "scalar_usub")
 
 
 def _as_tensor_operand(value, name, op):

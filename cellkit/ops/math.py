@@ -13,7 +13,7 @@ from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
 from ..autograd import OUTPUT
-from ._core import binary_operands, check_broadcast, float_array, int_arg, record, tensor_arg, wrap, xp
+from ._core import binary_operands, check_broadcast, int_arg, record, tensor_arg, wrap, xp
 
 __all__ = [
     "add", "sub", "mul", "div", "neg", "pow", "exp", "log", "sqrt", "rsqrt", "square", "abs",
@@ -208,9 +208,12 @@ def _unary(input, op, forward, rule, saves=_SAVE_INPUT, to_float=True, name=None
     ``kinds`` (None: all) are the dtype kinds MindSpore accepts; others raise its TypeError.
     """
     t = tensor_arg(input, "input", op)
-    if kinds is not None:
+    arr = t._data
+    kind = _dt.dtype_of(arr).kind  # one lookup serves the dtype check and the cast
+    if kinds is not None and kind not in kinds:
         check_kind(t, kinds, op)
-    arr = float_array(t, op) if to_float else t._data
+    if to_float and kind != "float":
+        arr = xp().astype(arr, _dt.float32.to_backend(xp()))
     try:
         out = forward(arr)
     except TypeError as exc:  # e.g. NumPy has no sign of bools
@@ -437,8 +440,8 @@ def floor_div(x, y):
 
 def _keep_bool(out, A, B):
     """``out`` back in Bool when both operands were Bool (NumPy computes bools as int8)."""
-    if getattr(A, "dtype", None) == getattr(B, "dtype", 0) and _dt.dtype_of(A) is _dt.bool_ \
-            and _dt.dtype_of(out) is not _dt.bool_:
+    if _dt.dtype_of(out).kind == "int" and hasattr(A, "dtype") and _dt.dtype_of(A) is _dt.bool_ \
+            and getattr(B, "dtype", None) == A.dtype:
         x = xp()
         return x.astype(out, _dt.bool_.to_backend(x))
     return out

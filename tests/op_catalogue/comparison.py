@@ -103,8 +103,9 @@ OPS = [
     OpInfo("approximate_equal", (
         Sample((Arr((2, 3)), Arr((2, 3))), label="float32"),
         Sample((Arr((2, 3)), Arr((2, 3))), {"tolerance": 1.5}, label="tolerance"),
-        Sample((Arr((2, 3), "int32", -1, 1), Arr((2, 3), "int32", -1, 1)), label="int32")),
-        ref=lambda x, y, tolerance=1e-05: np.abs(x - y) < tolerance, method="approximate_equal"),
+        Sample((Arr((2, 3), "float16"), Arr((2, 3))), label="float16_float32")),
+        ref=lambda x, y, tolerance=1e-05: np.abs(x - y) < tolerance, method="approximate_equal",
+        bad=(Bad("int_input", (Arr((2, 3), "int32", -1, 1), Arr((2, 3), "int32", -1, 1))),)),
     OpInfo("where", (
         Sample((Arr((2, 3), "bool"), Arr((2, 3)), Arr((3,))), grad=(1, 2), label="broadcast"),
         Sample((Arr((2, 3), "bool"), Arr((2, 3), "int32", -3, 3), Arr((2, 3), "int32", -3, 3)), label="int32"),

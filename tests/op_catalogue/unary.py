@@ -53,7 +53,9 @@ def _round(x, decimals=0):
 
 OPS = [
     OpInfo("exp", _samples(), ref=np.exp, method="exp", primitive=_prim("Exp"), bad=(INT_INPUT,)),
-    OpInfo("expm1", _samples(), ref=np.expm1, method="expm1", bad=(INT_INPUT,)),
+    OpInfo("expm1", _samples(), ref=np.expm1, method="expm1", bad=(INT_INPUT,),
+           mindspore_wrong={"float16": "MindSpore 2.10 computes exp(x) - 1 in float16 on the CPU: near 0 it loses "
+                                       "up to 3 ulps to cancellation (expm1(0.0781) = 0.08105, not 0.08124)"}),
     OpInfo("log", _samples(0.25, 3.0), ref=np.log, method="log", primitive=_prim("Log"), bad=(INT_INPUT,)),
     OpInfo("log1p", _samples(-0.75, 2.0), ref=np.log1p, method="log1p", bad=(INT_INPUT,)),
     OpInfo("sqrt", _samples(0.25, 3.0) + (Sample((Arr((2, 3), "int32", 0, 9),), label="int32"),
