@@ -595,6 +595,27 @@ BUILD.update({
     "ops.MultinomialWithReplacement": lambda: ops.MultinomialWithReplacement(2, True),
 })
 
+# The elementwise family: Primitive calls and Tensor methods (the catalogue's first sample serves only ``ops.<name>``)
+# whose arguments must be integers, or have names no entry of BY_NAME covers.
+_INTS = lambda: I(2, 3, high=9)  # noqa: E731
+EXAMPLES.update({
+    **{f"ops.{name}()": {"input": _INTS, "other": _INTS}
+       for name in ("BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "Lcm")},
+    "ops.Invert()": {"x": _INTS}, "ops.PopulationCount()": {"input_x": _INTS},
+    "ops.Betainc()": {"a": lambda: F(2, 3), "b": lambda: F(2, 3), "x": lambda: F(2, 3) - 0.45},
+    "ops.Heaviside()": {"values": lambda: F(2, 3)}, "ops.Polygamma()": {"n": lambda: ms.Tensor(1)},
+    "ops.Addcdiv()": {"tensor1": lambda: F(2, 3), "tensor2": lambda: F(2, 3), "value": lambda: F(1)},
+    "ops.Addcmul()": {"tensor1": lambda: F(2, 3), "tensor2": lambda: F(2, 3), "value": lambda: F(1)},
+    "ops.Mvlgamma": {"p": lambda: 1},
+    **{f"Tensor.{name}": {"@receiver": _INTS, "other": _INTS}
+       for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "gcd",
+                    "lcm")},
+    "Tensor.bitwise_not": {"@receiver": _INTS}, "Tensor.invert": {"@receiver": _INTS},
+    "Tensor.lerp": {"end": lambda: F(2, 3), "weight": lambda: 0.5}, "Tensor.heaviside": {"values": lambda: F(2, 3)},
+    "Tensor.mvlgamma": {"p": lambda: 1},
+})
+BUILD["ops.Mvlgamma"] = lambda: ops.Mvlgamma(1)
+
 # Classes that are not built by users (bases, records, handles): walked neither as constructors nor calls.
 NOT_BUILT = {"DType", "Cell", "LossBase", "Optimizer", "LearningRateSchedule", "IncompatibleKeys", "RemovableHandle",
              "Primitive", "PrimitiveWithInfer", "Initializer"}
