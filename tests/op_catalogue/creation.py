@@ -1,0 +1,3 @@
+"""Creation ops."""
+OPS = []
+CALLS = []
