@@ -85,9 +85,19 @@ def fill(type, shape, value):
 
 
 def full(size, fill_value, *, dtype=None):
-    """A tensor of ``size`` filled with ``fill_value``."""
+    """A tensor of ``size`` filled with ``fill_value``.
+
+    Without ``dtype`` the result is Int64 whatever ``fill_value`` is, as in MindSpore 2.10:
+    ``full((2,), 1.5)`` holds ``[1, 1]``; pass ``dtype=ms.float32`` to keep the fraction.
+
+    >>> import cellkit as ms
+    >>> print(full((2,), 1.5), full((2,), 1.5, dtype=ms.float32))
+    [1 1] [1.5 1.5]
+    """
     if dtype is None:
-        dtype = _dt.bool_ if isinstance(fill_value, bool) else _dt.int64 if isinstance(fill_value, int) else _dt.float32
+        dtype = _dt.int64
+        if isinstance(fill_value, (float, np.floating)) and math.isfinite(fill_value):
+            fill_value = int(fill_value)  # MindSpore truncates towards zero
     return wrap(_full(_shape(size, "full", "size"), fill_value, dtype, "full", value_name="fill_value"))
 
 
@@ -169,7 +179,8 @@ def _cast_rule(m, node, g):
 
 # -- sequences -------------------------------------------------------------------------------------
 def _on_device(host):
-    return _backend._current.from_host(np.ascontiguousarray(host))
+    host = np.asarray(host)  # (ascontiguousarray would make a 0-D array 1-D)
+    return _backend._current.from_host(host if host.flags.c_contiguous else np.ascontiguousarray(host))
 
 
 def _number_or_scalar_tensor(value, name, op):

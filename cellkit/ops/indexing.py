@@ -141,7 +141,8 @@ def _put_positions_rule(m, node, g):
 
 # -- positions worked out on the host ------------------------------------------------------------
 def _device(host):
-    return _backend._current.from_host(np.ascontiguousarray(host))
+    host = np.asarray(host)  # (ascontiguousarray would make a 0-D array 1-D)
+    return _backend._current.from_host(host if host.flags.c_contiguous else np.ascontiguousarray(host))
 
 
 def gather_host(x, positions, op, valid=None):

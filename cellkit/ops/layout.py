@@ -600,8 +600,10 @@ def _move(x, source, destination, op, name):
         raise ValueError(f"For '{op}', 'source' and 'destination' must not repeat an axis, but got "
                          f"{tuple(source) if isinstance(source, (tuple, list)) else source} and "
                          f"{tuple(destination) if isinstance(destination, (tuple, list)) else destination}")
-    perm = tuple(int(a) for a in np.moveaxis(np.arange(t.ndim), src, dst))
-    return _shape.transpose(t, perm)
+    order = [a for a in range(t.ndim) if a not in src]
+    for d, a in sorted(zip(dst, src)):
+        order.insert(d, a)
+    return _shape.transpose(t, tuple(order))
 
 
 def swapdims(input, dim0, dim1):
@@ -853,13 +855,17 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellips
         raise ValueError(f"For 'strided_slice', 'begin' holds {len(begin)} entries, more than the rank of "
                          f"'input_x' ({x.ndim})")
     axis = 0
-    for i, k in enumerate(key):  # single indices must lie inside their axis
+    for i, k in enumerate(key):  # single indices must lie inside their axis; slices are clamped to it
         if k is Ellipsis:
             axis = x.ndim - sum(1 for q in key[i + 1:] if q is not None and q is not Ellipsis)
         elif k is not None:
-            if isinstance(k, int) and not -x.shape[axis] <= k < x.shape[axis]:
+            n = x.shape[axis]
+            if isinstance(k, int) and not -n <= k < n:
                 raise ValueError(f"For 'strided_slice', the shrunk index {k} is out of range for axis {axis} of "
-                                 f"length {x.shape[axis]}")
+                                 f"length {n}")
+            if isinstance(k, _py_slice):
+                start, stop, step = k.indices(n)
+                key[i] = _py_slice(start, None if stop < 0 else stop, step)
             axis += 1
     return _shape.getitem(x, tuple(key))
 
@@ -1440,6 +1446,8 @@ def _matrix_diag_part(x, k, padding_value, align, op):
     rows, cols = t.shape[-2:]
     if not (-rows < k0 <= k1 < cols) and (rows and cols):
         raise ValueError(f"For '{op}', 'k' {(k0, k1)} must lie within (-{rows}, {cols})")
+    if not isinstance(padding_value, Tensor):
+        raise TypeError(f"For '{op}', 'padding_value' must be a 0-D Tensor, but got {describe(padding_value)}")
     fill = _scalar_of(padding_value, "padding_value", op)
     return _rearrange(t, "MatrixDiagPartV3", _matrix_diag_part_plan, k0, k1, align, single, fill=fill)
 

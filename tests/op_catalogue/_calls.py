@@ -16,6 +16,7 @@ order, and their outputs with MindSpore).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -39,3 +40,28 @@ def grad_twin(name, samples, note):
     """A :class:`CallInfo` running ``ops.<name>`` on ``samples`` whose gradient MindSpore gets wrong (``note``)."""
     return CallInfo(f"grad_{name}", tuple(samples), call=lambda ms, ops, *a, **k: getattr(ops, name)(*a, **k),
                     mindspore_grad_wrong=note)
+
+
+def split_wrong_gradients(infos, wrong):
+    """``infos`` with the samples MindSpore differentiates wrongly made forward-only, and their grad twins.
+
+    ``wrong`` maps an op's name to ``(labels, note)``: the labels of the affected samples (None: all
+    that differentiate) and how MindSpore's gradient is wrong.
+    """
+    kept, twins = [], []
+    for info in infos:
+        if info.name not in wrong:
+            kept.append(info)
+            continue
+        labels, note = wrong[info.name]
+        chosen = [i for i, s in enumerate(info.samples)
+                  if s.grad and (labels is None or info.sample_label(i) in labels)]
+        named = [dataclasses.replace(info.samples[i], label=info.sample_label(i)) for i in chosen]
+        samples = tuple(dataclasses.replace(s, grad=()) if i in chosen else s for i, s in enumerate(info.samples))
+        kept.append(dataclasses.replace(info, samples=samples))
+        if isinstance(info, CallInfo):
+            twins.append(dataclasses.replace(info, name=f"grad_{info.name}", samples=tuple(named), bad=(),
+                                             mindspore_grad_wrong=note))
+        else:
+            twins.append(grad_twin(info.name, named, note))
+    return kept, twins

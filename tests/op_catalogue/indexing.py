@@ -8,9 +8,7 @@ that MindSpore runs in place on their first argument are checked for that in ``C
 import numpy as np
 
 from . import Arr, Bad, OpInfo, Sample
-import dataclasses
-
-from ._calls import CallInfo, grad_twin
+from ._calls import CallInfo, grad_twin, split_wrong_gradients
 
 F = Arr((3, 4))
 I32 = "int32"
@@ -247,29 +245,15 @@ _GRAD_WRONG = {
 }
 
 
-def _split_wrong_gradients(infos):
-    """OPS with the wrongly differentiated samples made forward-only, and their grad twins."""
-    kept, twins = [], []
-    for info in infos:
-        if info.name not in _GRAD_WRONG:
-            kept.append(info)
-            continue
-        labels, note = _GRAD_WRONG[info.name]
-        chosen = [i for i, s in enumerate(info.samples)
-                  if s.grad and (labels is None or info.sample_label(i) in labels)]
-        named = [dataclasses.replace(info.samples[i], label=info.sample_label(i)) for i in chosen]
-        samples = tuple(dataclasses.replace(s, grad=()) if i in chosen else s for i, s in enumerate(info.samples))
-        kept.append(dataclasses.replace(info, samples=samples))
-        twins.append(grad_twin(info.name, named, note))
-    return kept, twins
-
-
 def _index_fill_ref(x, axis, index, value):
     out = x.copy()
     key = [slice(None)] * x.ndim
     key[axis] = np.atleast_1d(index) % x.shape[axis]
     out[tuple(key)] = np.asarray(value).astype(x.dtype)
     return out
+
+
+_ASCEND_ONLY = "MindSpore 2.10 (CPU) raises NotImplementedError 'index only supports Ascend'"
 
 
 def _parameter(ms, x):
@@ -329,7 +313,7 @@ def _mutation_entries():
     return out
 
 
-OPS, _TWINS = _split_wrong_gradients(OPS)
+OPS, _TWINS = split_wrong_gradients(OPS, _GRAD_WRONG)
 
 CALLS = [
     # First of all the CALLS cases, so that it runs first in its recording process: after any plain
@@ -360,12 +344,10 @@ CALLS = [
     ), call=lambda ms, ops, x, idx, v, *rest: x.index_put(tuple(idx), v, *rest),
         bad=(Bad("dtype", (F, (_dup([0], I64),), Arr((4,), "float64"))),)),
     CallInfo("Tensor.index", (
-        Sample((F, (_dup([0, 2], I64),)), label="rows"),
-        Sample((F, (_dup([0, 2], I64), _dup([1, 3], I64))), label="elements"),
-    ), call=lambda ms, ops, x, idx: x.index(tuple(idx)),
-        ref=lambda x, idx: x[tuple(idx)],
-        mindspore_wrong={"rows": "MindSpore 2.10 (CPU) raises NotImplementedError 'index only supports Ascend'",
-                         "elements": "MindSpore 2.10 (CPU) raises NotImplementedError 'index only supports Ascend'"}),
+        Sample((F, (_dup([0, 2], I64),)), grad=(0,), label="rows"),
+        Sample((F, (_dup([0, 2], I64), _dup([1, 3], I64))), grad=(0,), label="elements"),
+    ), call=lambda ms, ops, x, idx: x.index(tuple(idx)), ref=lambda x, idx: x[tuple(idx)],
+        mindspore_grad_wrong=_ASCEND_ONLY, mindspore_wrong={"rows": _ASCEND_ONLY, "elements": _ASCEND_ONLY}),
     CallInfo("Tensor.masked_scatter", (
         Sample((F, Arr((3, 4), "bool"), Arr((12,))), grad=(0, 2), label="same_shape"),
         Sample((F, Arr((4,), "bool"), Arr((3, 5))), grad=(0, 2), label="broadcast_mask"),
