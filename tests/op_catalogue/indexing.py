@@ -13,6 +13,7 @@ from ._calls import CallInfo, grad_twin, split_wrong_gradients
 F = Arr((3, 4))
 I32 = "int32"
 I64 = "int64"
+_NO_TAKE = "MindSpore 2.10's CPU build has no Take kernel (RuntimeError: The kernel Take unregistered)"
 
 
 def _dup(values, dtype=I32):
@@ -80,6 +81,19 @@ def _rows_ref(x, v, indices, how):
 
 
 OPS = [
+    OpInfo("gather", (
+        Sample((F, Arr((2,), I64, 0, 2), 0), grad=(0,), label="rows"),
+        Sample((F, Arr((2, 2), I32, 0, 3), 1), grad=(0,), label="index_2d_axis1"),
+        Sample((F, np.asarray(1, np.int64), -1), grad=(0,), label="index_0d"),
+        Sample((Arr((3, 4), I32, -5, 5), _dup([2, 2], I64), 0), label="int_repeat"),
+    ), ref=lambda x, i, axis: np.take(x, i, axis=axis), method="gather",
+        primitive=lambda ops, x, i, axis: ops.Gather()(x, i, axis),
+        bad=(Bad("out_of_range", (F, _dup([5], I64), 0)), Bad("float_index", (F, Arr((2,)), 0)))),
+    OpInfo("take", (
+        Sample((F, _dup([0, 5, 11], I64)), label="flat"),
+        Sample((F, _dup([[1, -1], [3, 2]], I64)), label="negative_2d"),
+        Sample((Arr((2, 3), I32, -5, 5), _dup([4], I32)), label="int32"),
+    ), ref=lambda x, i: np.take(x, i), mindspore_wrong={label: _NO_TAKE for label in ("flat", "negative_2d", "int32")}),
     OpInfo("gather_elements", (
         Sample((F, 1, Arr((3, 2), I64, 0, 3)), grad=(0,), label="dim1"),
         Sample((F, 0, Arr((2, 4), I32, 0, 2)), grad=(0,), label="dim0_shorter"),
@@ -323,6 +337,10 @@ CALLS = [
         Sample((Arr((2, 5)), Arr((2, 5), I64, 0, 1), Arr((2, 5))), grad=(0, 2), label="add"),
     ), call=lambda ms, ops, x, index, src: x.scatter(0, index, src, reduce="add")),
 ] + _TWINS + [
+    CallInfo("grad_take", (Sample((F, _dup([0, 5, 11], I64)), grad=(0,), label="flat"),
+                           Sample((F, _dup([[1, -1], [3, 2]], I64)), grad=(0,), label="negative_2d")),
+             call=lambda ms, ops, *a: ops.take(*a), ref=lambda x, i: np.take(x, i), mindspore_grad_wrong=_NO_TAKE,
+             mindspore_wrong={"flat": _NO_TAKE, "negative_2d": _NO_TAKE}),
     grad_twin("scatter_add", (Sample((F, _dup([0, 0]), Arr((2, 4))), grad=(0, 2), label="duplicates"),
                               Sample((F, _dup([[0, 1], [1, 1]]), Arr((2, 2, 4))), grad=(0, 2), label="index_2d")),
               "MindSpore 2.10 defines no gradient for ScatterAdd (RuntimeError: bprop not defined)"),

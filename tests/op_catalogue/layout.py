@@ -589,6 +589,10 @@ CALLS = _TWINS + [
         Sample((Arr((2,)), Arr((2, 1))), grad=(0, 1), label="vector_and_column"),
         Sample((Arr(()), Arr(())), grad=(0, 1), label="zero_d"),
     ), call=_joined("column_stack")),
+    CallInfo("Split", (
+        Sample((F,), {"axis": 1, "output_num": 2}, grad=(0,), label="axis1"),
+        Sample((Arr((3, 2)),), {"output_num": 3}, grad=(0,), label="axis0"),
+    ), call=lambda ms, ops, x, **k: ops.Split(**k)(x), bad=(Bad("uneven", (F,), {"axis": 1, "output_num": 3}),)),
     CallInfo("Tensor.numel", (Sample((F,), label="s0"),), call=lambda ms, ops, x: x.numel()),
     CallInfo("Size", (Sample((F,), label="s0"),), call=lambda ms, ops, x: ops.Size()(x)),
     CallInfo("Rank", (Sample((F,), label="s0"), Sample((Arr(()),), label="zero_d")),
