@@ -97,6 +97,9 @@ def full(size, fill_value, *, dtype=None):
     if dtype is None:
         dtype = _dt.int64
         if isinstance(fill_value, (float, np.floating)) and math.isfinite(fill_value):
+            if not -2 ** 63 <= fill_value < 2 ** 63:
+                raise ValueError(f"For 'full', 'fill_value' {fill_value!r} does not fit in dtype Int64 (the dtype "
+                                 "without 'dtype')")
             fill_value = int(fill_value)  # MindSpore truncates towards zero
     return wrap(_full(_shape(size, "full", "size"), fill_value, dtype, "full", value_name="fill_value"))
 
@@ -299,7 +302,7 @@ def _tri_indices(row, col, offset, dtype, lower, op):
     dtype = dtype_arg(dtype, "dtype", op)
     if dtype not in (_dt.int32, _dt.int64):
         raise TypeError(f"For '{op}', 'dtype' must be int32 or int64, but got {dtype}")
-    check_allocation((2, row * col), dtype, op)
+    check_allocation((2, row * col), dtype, op, f"row={row}, col={col}")
     found = np.tril_indices(row, offset, col) if lower else np.triu_indices(row, offset, col)
     return wrap(_on_device(np.stack(found).astype(dtype.to_backend(np)).reshape(2, -1)))
 
@@ -360,8 +363,8 @@ def _one_hot(indices, depth, on_value, off_value, axis, op):
                         f"{off.dtype}")
     dtype = on.dtype if isinstance(on, Tensor) else off.dtype if isinstance(off, Tensor) else (
         _dt.float32 if isinstance(on, float) or isinstance(off, float) else _dt.int64)
-    on = on if isinstance(on, Tensor) else _scalar(on, dtype)
-    off = off if isinstance(off, Tensor) else _scalar(off, dtype)
+    on = on if isinstance(on, Tensor) else _scalar(on, dtype, op, "on_value")
+    off = off if isinstance(off, Tensor) else _scalar(off, dtype, op, "off_value")
     be = _backend._current
     xs = be.xp
     shape = [1] * ndim
@@ -371,8 +374,9 @@ def _one_hot(indices, depth, on_value, off_value, axis, op):
     return _math.where(wrap(hit), on, off)
 
 
-def _scalar(value, dtype):
-    return wrap(_on_device(np.asarray(value).astype(dtype.to_backend(np))))
+def _scalar(value, dtype, op="one_hot", name="on_value"):
+    from .indexing import number_tensor
+    return number_tensor(value, dtype, op, name)
 
 
 def sequence_mask(lengths, maxlen=None):

@@ -38,10 +38,11 @@ import numpy as np
 from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
-from ..tensor import Tensor
+from ..tensor import Tensor, check_allocation
 from . import math as _math
 from ._core import describe, int_arg, normalize_axis, record, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
+from .shape import IndexValueError
 
 __all__ = [
     "gather_d", "gather_elements", "gather_nd", "index_add", "index_fill", "index_select", "masked_fill",
@@ -256,7 +257,7 @@ _INT_KINDS = ("int", "uint")
 def _index_tensor(value, name, op, int32_only=False):
     """An integer index Tensor and its values on the host (an explicit transfer)."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        value = Tensor(np.asarray(int(value), dtype=np.int32 if int32_only else np.int64))
+        value = Tensor(np.asarray(int_arg(value, name, op), dtype=np.int32 if int32_only else np.int64))
     if not isinstance(value, Tensor):
         raise TypeError(f"For '{op}', '{name}' must be a Tensor of int32{'' if int32_only else ' or int64'}, "
                         f"but got {describe(value)}")
@@ -275,11 +276,19 @@ def _same_dtype(x, y, op, names=("input_x", "updates")):
                         f"but got {y.dtype}")
 
 
-def _check_range(values, low, high, op, name="indices"):
-    """Raise RuntimeError (MindSpore's kernel error) for index values outside ``[low, high)``."""
+def _check_range(values, low, high, op, name="indices", where=""):
+    """Raise RuntimeError (MindSpore's kernel error) for index values outside ``[low, high)``.
+
+    ``where`` describes the indexed tensor (``"'input' of shape (3, 4)"``) for the message.
+    """
     if values.size and (values.min() < low or values.max() >= high):
         bad = values[(values < low) | (values >= high)].reshape(-1)[0]
-        raise RuntimeError(f"For '{op}', the values of '{name}' must be in [{low}, {high}), but got {int(bad)}")
+        raise IndexValueError(f"For '{op}', the values of '{name}' must be in [{low}, {high})"
+                              f"{' for ' + where if where else ''}, but got {int(bad)}")
+
+
+def _shape_of(name, t):
+    return f"'{name}' of shape {tuple(t.shape)}"
 
 
 def _scalar_value(value, x, op, name="value"):
@@ -290,12 +299,24 @@ def _scalar_value(value, x, op, name="value"):
                              f"shape {tuple(value.shape)}")
         return value if value.dtype is x.dtype else _cast(value, x.dtype)
     if isinstance(value, (bool, numbers.Real, np.number, np.bool_)) and not isinstance(value, complex):
-        return _fill_tensor(value, x.dtype)
+        return number_tensor(value, x.dtype, op, name)
     raise TypeError(f"For '{op}', '{name}' must be a number, a bool or a 0-D Tensor, but got {describe(value)}")
 
 
-def _fill_tensor(value, dtype):
-    host = np.asarray(value).astype(dtype.to_backend(np))
+def number_tensor(value, dtype, op, name):
+    """A Python number as a 0-D Tensor of ``dtype`` (a float truncated towards zero for an int dtype)."""
+    try:
+        host = np.asarray(value)
+        if host.dtype.kind == "O":
+            raise OverflowError
+        if dtype.kind in ("int", "uint") and host.dtype.kind == "f" and not np.isfinite(host):
+            raise OverflowError
+        info = np.iinfo(dtype.to_backend(np)) if dtype.kind in ("int", "uint") else None
+        if info is not None and not info.min <= int(host) <= info.max:
+            raise OverflowError
+        host = host.astype(dtype.to_backend(np))
+    except (OverflowError, ValueError):
+        raise ValueError(f"For '{op}', '{name}' {value!r} does not fit in dtype {dtype}") from None
     return wrap(_device(host))
 
 
@@ -329,14 +350,15 @@ def _gather_elements(input, dim, index, op, name):
         dim = int(dim.item())
     _, idx = _index_tensor(index, "index", op)
     if idx.ndim != x.ndim:
-        raise ValueError(f"For '{op}', 'index' must have the rank of '{name}' ({x.ndim}), but got rank {idx.ndim}")
+        raise ValueError(f"For '{op}', 'index' must have the rank of '{name}', but got {_shape_of('index', idx)} "
+                         f"and {_shape_of(name, x)}")
     dim = normalize_axis(dim, x.ndim, op, "dim")
     for d, (a, b) in enumerate(zip(idx.shape, x.shape)):
         if d != dim and a > b:
             raise ValueError(f"For '{op}', 'index' of shape {idx.shape} must not be longer than '{name}' of shape "
                              f"{tuple(x.shape)} along axis {d}")
     length = x.shape[dim] if x.ndim else 1
-    _check_range(idx, -length, length, op, "index")
+    _check_range(idx, -length, length, op, "index", f"axis {dim} of {_shape_of(name, x)}")
     coords = list(np.indices(idx.shape, dtype=np.int64)) if idx.ndim else []
     if idx.ndim:
         coords[dim] = idx % length
@@ -362,8 +384,8 @@ def gather_nd(input_x, indices):
         raise ValueError("For 'gather_nd', 'indices' must have at least 1 dimension, but got a 0-D Tensor")
     k = idx.shape[-1]
     if k > x.ndim:
-        raise ValueError(f"For 'gather_nd', the last dimension of 'indices' ({k}) must not exceed the rank of "
-                         f"'input_x' ({x.ndim})")
+        raise ValueError(f"For 'gather_nd', the last dimension of 'indices' must not exceed the rank of 'input_x', "
+                         f"but got {_shape_of('indices', idx)} and {_shape_of('input_x', x)}")
     positions = _nd_positions(idx, tuple(x.shape), "gather_nd")
     return gather_host(x, positions, "GatherNd")
 
@@ -375,8 +397,8 @@ def _nd_positions(idx, shape, op, name="indices"):
         values = idx[..., axis]
         if values.size and (values.min() < 0 or values.max() >= shape[axis]):
             bad = values[(values < 0) | (values >= shape[axis])].reshape(-1)[0]
-            raise RuntimeError(f"For '{op}', the values of '{name}' must index into a tensor of shape {shape}, "
-                               f"but got {int(bad)} for axis {axis}")
+            raise IndexValueError(f"For '{op}', the values of '{name}' must index into a tensor of shape {shape}, "
+                                  f"but got {int(bad)} for axis {axis}")
     grid = _grid(shape)
     return grid[tuple(idx[..., axis] for axis in range(k))] if k else np.broadcast_to(
         grid, idx.shape[:-1] + shape).copy()
@@ -395,12 +417,12 @@ def index_select(input, axis, index):
         raise TypeError(f"For 'index_select', 'axis' must be an int, but got {describe(axis)}")
     _, idx = _index_tensor(index, "index", "index_select")
     if idx.ndim != 1:
-        raise ValueError(f"For 'index_select', 'index' must be 1-D, but got {idx.ndim} dimensions")
+        raise ValueError(f"For 'index_select', the dimension of `index` must be 1, but got {_shape_of('index', idx)}")
     if x.ndim == 0:
         raise ValueError("For 'index_select', 'input' must have at least 1 dimension, but got a 0-D Tensor")
     axis = normalize_axis(axis, x.ndim, "index_select", "axis")
     length = x.shape[axis]
-    _check_range(idx, -length, length, "index_select", "index")
+    _check_range(idx, -length, length, "index_select", "index", f"axis {axis} of {_shape_of('input', x)}")
     positions = np.take(_grid(tuple(x.shape)), idx % length if length else idx, axis=axis)
     return gather_host(x, positions, "IndexSelect")
 
@@ -468,9 +490,9 @@ def index_fill(x, axis, index, value):
     axis = normalize_axis(axis, t.ndim, "index_fill", "axis")
     _, idx = _index_tensor(index, "index", "index_fill", int32_only=True)
     if idx.ndim > 1:
-        raise ValueError(f"For 'index_fill', 'index' must be 0-D or 1-D, but got {idx.ndim} dimensions")
+        raise ValueError(f"For 'index_fill', 'index' must be 0-D or 1-D, but got {_shape_of('index', idx)}")
     length = t.shape[axis] if t.ndim else 1
-    _check_range(idx, -length, length, "index_fill", "index")
+    _check_range(idx, -length, length, "index_fill", "index", f"axis {axis} of {_shape_of('x', t)}")
     v = _scalar_value(value, t, "index_fill")
     hit = np.zeros(length, dtype=bool)
     hit[idx.reshape(-1) % max(length, 1)] = True
@@ -509,7 +531,7 @@ def _scatter_elements(input_x, indices, updates, axis, reduction, op, names):
         raise ValueError(f"For '{op}', 'reduction' must be 'none' or 'add', but got {reduction!r}")
     _, idx = _index_tensor(indices, names[1], op)
     if isinstance(updates, (numbers.Real, np.number)) and not isinstance(updates, bool):
-        u = _cast(wrap(_device(np.full(idx.shape, updates))), x.dtype)
+        u = _math.add(_cast(wrap(_device(np.zeros(idx.shape))), x.dtype), number_tensor(updates, x.dtype, op, names[2]))
     else:
         u = tensor_arg(updates, names[2], op)
         _same_dtype(x, u, op, (names[0], names[2]))
@@ -518,14 +540,14 @@ def _scatter_elements(input_x, indices, updates, axis, reduction, op, names):
                          f"(at least 1), but got shapes {tuple(x.shape)}, {idx.shape} and {tuple(u.shape)}")
     axis = normalize_axis(axis, x.ndim, op, "axis")
     if tuple(u.shape) != idx.shape:
-        raise RuntimeError(f"For '{op}', '{names[2]}' must have the shape of '{names[1]}' {idx.shape}, "
-                           f"but got {tuple(u.shape)}")
+        raise RuntimeError(f"For '{op}', '{names[2]}' must have the shape of '{names[1]}', but got "
+                           f"{_shape_of(names[2], u)} and {_shape_of(names[1], idx)}")
     for d, (a, b) in enumerate(zip(idx.shape, x.shape)):
         if d != axis and a > b:
             raise ValueError(f"For '{op}', '{names[1]}' of shape {idx.shape} must not be longer than "
                              f"'{names[0]}' of shape {tuple(x.shape)} along axis {d}")
     length = x.shape[axis]
-    _check_range(idx, -length, length, op, names[1])
+    _check_range(idx, -length, length, op, names[1], f"axis {axis} of {_shape_of(names[0], x)}")
     coords = list(np.indices(idx.shape, dtype=np.int64))
     coords[axis] = idx % max(length, 1)
     positions = np.ravel_multi_index(coords, tuple(x.shape)) if idx.size else np.zeros(idx.shape, np.int64)
@@ -540,15 +562,17 @@ def _nd_scatter(input_x, indices, updates, reduce, op, min_rank=2):
     u = tensor_arg(updates, "updates", op)
     _same_dtype(x, u, op)
     if idx.ndim < min_rank:
-        raise ValueError(f"For '{op}', the dimension of 'indices' cannot be less than {min_rank}, but got {idx.ndim}")
+        raise ValueError(f"For '{op}', the dimension of 'indices' cannot be less than {min_rank}, but got "
+                         f"{_shape_of('indices', idx)}")
     k = idx.shape[-1]
     if k > x.ndim:
-        raise ValueError(f"For '{op}', the last dimension of 'indices' ({k}) must not exceed the rank of "
-                         f"'input_x' ({x.ndim})")
+        raise ValueError(f"For '{op}', the last dimension of 'indices' must not exceed the rank of 'input_x', but "
+                         f"got {_shape_of('indices', idx)} and {_shape_of('input_x', x)}")
     want = idx.shape[:-1] + tuple(x.shape)[k:]
     if tuple(u.shape) != want:
         raise ValueError(f"For '{op}', 'updates' must have shape indices.shape[:-1] + input_x.shape[K:] = {want}, "
-                         f"but got {tuple(u.shape)}")
+                         f"but got {_shape_of('updates', u)} ({_shape_of('indices', idx)}, "
+                         f"{_shape_of('input_x', x)})")
     positions = _nd_positions(idx, tuple(x.shape), op)
     return x, scatter_host(x, positions, u, reduce, op)
 
@@ -606,13 +630,15 @@ def scatter_nd(indices, updates, shape):
     u = tensor_arg(updates, "updates", "scatter_nd")
     _, idx = _index_tensor(indices, "indices", "scatter_nd")
     shape = tuple(int(d) for d in shape)
+    check_allocation(shape, u.dtype, "scatter_nd", f"'shape' {shape}")
     if idx.ndim < 1 or idx.shape[-1] > len(shape):
         raise ValueError(f"For 'scatter_nd', the last dimension of 'indices' {idx.shape} must not exceed the "
                          f"length of 'shape' {shape}")
     k = idx.shape[-1]
     want = idx.shape[:-1] + shape[k:]
     if tuple(u.shape) != want:
-        raise ValueError(f"For 'scatter_nd', 'updates' must have shape {want}, but got {tuple(u.shape)}")
+        raise ValueError(f"For 'scatter_nd', 'updates' must have shape indices.shape[:-1] + shape[K:] = {want}, but "
+                         f"got {_shape_of('updates', u)} ({_shape_of('indices', idx)})")
     positions = _nd_positions(idx, shape, "scatter_nd")
     return put_positions(u, _device(positions.reshape(-1)), None, shape, "ScatterNd")
 
@@ -640,8 +666,9 @@ def _row_scatter(input_x, indices, updates, reduce, op):
     want = idx.shape + tuple(x.shape)[1:]
     if tuple(u.shape) != want:
         raise ValueError(f"For '{op}', 'updates' must have shape indices.shape + input_x.shape[1:] = {want}, "
-                         f"but got {tuple(u.shape)}")
-    _check_range(idx, 0, x.shape[0], op)
+                         f"but got {_shape_of('updates', u)} ({_shape_of('indices', idx)}, "
+                         f"{_shape_of('input_x', x)})")
+    _check_range(idx, 0, x.shape[0], op, "indices", f"axis 0 of {_shape_of('input_x', x)}")
     positions = _nd_positions(idx[..., None], tuple(x.shape), op)
     return _mutate(x, scatter_host(x, positions, u, reduce, op))
 
@@ -682,16 +709,16 @@ def _index_add(x, indices, y, axis, op, names=("x", "indices", "y"), alpha=None,
     if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
         raise TypeError(f"For '{op}', 'axis' must be an int, but got {describe(axis)}")
     if u.ndim != t.ndim or not t.ndim:
-        raise ValueError(f"For '{op}', '{names[2]}' must have the rank of '{names[0]}' ({t.ndim}), but got "
-                         f"{u.ndim}")
+        raise ValueError(f"For '{op}', '{names[2]}' must have the rank of '{names[0]}' (at least 1), but got "
+                         f"{_shape_of(names[2], u)} and {_shape_of(names[0], t)}")
     axis = normalize_axis(axis, t.ndim, op, "axis")
     if idx.ndim != 1 or idx.shape[0] != u.shape[axis]:
         raise ValueError(f"For '{op}', '{names[1]}' must be 1-D with as many entries as '{names[2]}' has along "
-                         f"axis {axis} ({u.shape[axis]}), but got shape {idx.shape}")
+                         f"axis {axis}, but got {_shape_of(names[1], idx)} and {_shape_of(names[2], u)}")
     if any(a != b for d, (a, b) in enumerate(zip(u.shape, t.shape)) if d != axis):
         raise ValueError(f"For '{op}', '{names[2]}' of shape {tuple(u.shape)} must match '{names[0]}' of shape "
                          f"{tuple(t.shape)} except along axis {axis}")
-    _check_range(idx, 0, t.shape[axis], op, names[1])
+    _check_range(idx, 0, t.shape[axis], op, names[1], f"axis {axis} of {_shape_of(names[0], t)}")
     if alpha is not None and alpha != 1:
         u = _math.mul(u, alpha)
     positions = _axis_positions(tuple(t.shape), tuple(u.shape), idx, axis)
@@ -723,10 +750,10 @@ def _row_indices(indices, n_rows, op, allow_tensor=False):
         _, idx = _index_tensor(indices, "indices", op)
         return idx.reshape(-1)
     if isinstance(indices, (int, np.integer)) and not isinstance(indices, bool):
-        return np.asarray([int(indices)], np.int64)
+        return np.asarray([int_arg(indices, "indices", op)], np.int64)
     if isinstance(indices, tuple) and indices and all(
             isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in indices):
-        return np.asarray(indices, np.int64)
+        return np.asarray([int_arg(i, "indices", op) for i in indices], np.int64)
     allowed = "an int, a tuple of ints or an int Tensor" if allow_tensor else "an int or a tuple of ints"
     raise TypeError(f"For '{op}', 'indices' must be {allowed}, but got {describe(indices)}")
 
@@ -737,17 +764,18 @@ def _inplace_rows(x, v, indices, reduce, op, allow_tensor=False, negative=False)
     _same_dtype(t, u, op, ("x", "v"))
     idx = _row_indices(indices, t.shape[0] if t.ndim else 0, op, allow_tensor)
     if not t.ndim or u.ndim != t.ndim or tuple(u.shape)[1:] != tuple(t.shape)[1:] or u.shape[0] != idx.size:
-        raise ValueError(f"For '{op}', 'v' must have shape ({idx.size},) + x.shape[1:], with one row per index, "
-                         f"but got 'v' of shape {tuple(u.shape)} and 'x' of shape {tuple(t.shape)}")
+        raise ValueError(f"For '{op}', 'v' must have shape ({idx.size},) + x.shape[1:], with one row per index of "
+                         f"{tuple(int(i) for i in idx)}, but got 'v' of shape {tuple(u.shape)} and 'x' of shape "
+                         f"{tuple(t.shape)}")
     rows = t.shape[0]
     if negative:
         if idx.size and (idx.min() < -rows or idx.max() >= rows):
-            raise RuntimeError(f"For '{op}', the values of 'indices' must be in [{-rows}, {rows}), but got "
-                               f"{tuple(int(i) for i in idx)}")
+            raise RuntimeError(f"For '{op}', the values of 'indices' must be in [{-rows}, {rows}) for "
+                               f"{_shape_of('x', t)}, but got {tuple(int(i) for i in idx)}")
         idx = idx % rows
     elif idx.size and (idx.min() < 0 or idx.max() >= rows):
-        raise ValueError(f"For '{op}', the values of 'indices' must be in [0, {rows}), but got "
-                         f"{tuple(int(i) for i in idx)}")
+        raise ValueError(f"For '{op}', the values of 'indices' must be in [0, {rows}) for {_shape_of('x', t)}, "
+                         f"but got {tuple(int(i) for i in idx)}")
     positions = _axis_positions(tuple(t.shape), tuple(u.shape), idx, 0)
     return scatter_host(t, positions, u, reduce, op)
 
@@ -931,8 +959,8 @@ def index_put(self, indices, values, accumulate=False, op="index_put"):
     if v.ndim != 1:
         raise ValueError(f"For '{op}', 'values' must be 1-D, but got shape {tuple(v.shape)}")
     if len(indices) > x.ndim:
-        raise ValueError(f"For '{op}', 'indices' holds {len(indices)} index tensors, more than the rank of "
-                         f"'self' ({x.ndim})")
+        raise ValueError(f"For '{op}', 'indices' must hold at most one index tensor per dimension of "
+                         f"{_shape_of('self', x)}, but got {len(indices)}")
     hosts = [_index_tensor(i, "indices", op)[1] for i in indices]
     try:
         hosts = np.broadcast_arrays(*hosts)
@@ -958,8 +986,8 @@ def _index(self, indices):
         raise TypeError(f"For 'index', 'indices' must be a tuple of Tensors, but got {describe(indices)}")
     x = tensor_arg(self, "self", "index")
     if len(indices) > x.ndim:
-        raise ValueError(f"For 'index', 'indices' holds {len(indices)} index tensors, more than the rank of "
-                         f"'self' ({x.ndim})")
+        raise ValueError(f"For 'index', 'indices' must hold at most one index tensor per dimension of "
+                         f"{_shape_of('self', x)}, but got {len(indices)}")
     hosts = []
     for axis, i in enumerate(indices):
         _, h = _index_tensor(i, "indices", "index")
@@ -990,8 +1018,8 @@ def _masked_scatter(self, mask, source):
                          f"shape {tuple(x.shape)}") from None
     positions = _grid(tuple(x.shape))[host_mask]
     if positions.size > s.size:
-        raise ValueError(f"For 'masked_scatter', 'source' has {s.size} elements, fewer than the {positions.size} "
-                         "True entries of 'mask'")
+        raise ValueError(f"For 'masked_scatter', 'source' must hold at least as many elements as {_shape_of('mask', m)} "
+                         f"has True entries ({positions.size}), but got {_shape_of('source', s)}")
     chosen = take_positions(s, _device(np.arange(positions.size, dtype=np.int64)), None, (positions.size,),
                             "MaskedScatter")
     return scatter_host(x, positions, chosen, "update", "MaskedScatter")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import numbers
 
 import numpy as np
@@ -28,7 +29,7 @@ import numpy as np
 from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
-from ..tensor import Tensor
+from ..tensor import Tensor, check_allocation
 from . import math as _math
 from . import reduce as _reduce
 from . import shape as _shape
@@ -91,18 +92,19 @@ def _cast(t, dtype):
 def _ints(value, name, op, length=None, allow_int=True):
     """An int (if allowed, repeated to ``length``) or a tuple/list of ints, as a tuple."""
     if allow_int and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return (int(value),) * (length or 1)
+        return (int_arg(value, name, op),) * (length or 1)
     if isinstance(value, Tensor) and _dt.dtype_of(value._data).kind in ("int", "uint") and value.ndim <= 1:
         value = tuple(int(v) for v in np.asarray(value.asnumpy()).reshape(-1))
     if not isinstance(value, (tuple, list)) or any(isinstance(v, bool) or not isinstance(v, (int, np.integer))
                                                    for v in value):
         kind = "an int or a tuple of ints" if allow_int else "a tuple or list of ints"
         raise TypeError(f"For '{op}', '{name}' must be {kind}, but got {describe(value)}")
+    value = tuple(int_arg(v, name, op) for v in value)
     if length is not None and len(value) == 1 and length > 1:
-        return (int(value[0]),) * length
+        return value * length
     if length is not None and len(value) != length:
-        raise ValueError(f"For '{op}', '{name}' must hold {length} ints, but got {tuple(value)}")
-    return tuple(int(v) for v in value)
+        raise ValueError(f"For '{op}', '{name}' must hold {length} ints, but got {value}")
+    return value
 
 
 def _tensors(tensors, op, name="tensors"):
@@ -118,6 +120,7 @@ def _atleast(inputs, n, op):
     def one(t):
         if not isinstance(t, Tensor):
             raise TypeError(f"For '{op}', 'inputs' must be a Tensor or a list of Tensors, but got {describe(t)}")
+        t = tensor_arg(t, "inputs", op)
         shape = tuple(t.shape)
         if len(shape) >= n:
             return t
@@ -153,6 +156,15 @@ def atleast_3d(inputs):
     return _atleast(inputs, 3, "atleast_3d")
 
 
+def _join(pieces, axis, op, given):
+    """``concat`` of ``pieces``; a mismatch is reported with the shapes the caller gave."""
+    try:
+        return _shape.concat(pieces, axis)
+    except ValueError:
+        raise ValueError(f"For '{op}', the tensors must match except along the joined axis, but got shapes "
+                         f"{[tuple(t.shape) for t in given]}") from None
+
+
 def hstack(tensors):
     """Join along the second axis (the first, for 1-D tensors).
 
@@ -161,26 +173,26 @@ def hstack(tensors):
     [1 2 3]
     """
     ts = _tensors(tensors, "hstack")
-    ts = [_atleast(t, 1, "hstack") for t in ts]
-    return _shape.concat(ts, 0 if ts[0].ndim == 1 else 1)
+    made = [_atleast(t, 1, "hstack") for t in ts]
+    return _join(made, 0 if made[0].ndim == 1 else 1, "hstack", ts)
 
 
 def vstack(inputs):
     """Join along the first axis, 1-D tensors as rows."""
     ts = _tensors(inputs, "vstack", "inputs")
-    return _shape.concat([_atleast(t, 2, "vstack") for t in ts], 0)
+    return _join([_atleast(t, 2, "vstack") for t in ts], 0, "vstack", ts)
 
 
 def row_stack(tensors):
     """Same as :func:`vstack`."""
     ts = _tensors(tensors, "row_stack")
-    return _shape.concat([_atleast(t, 2, "row_stack") for t in ts], 0)
+    return _join([_atleast(t, 2, "row_stack") for t in ts], 0, "row_stack", ts)
 
 
 def dstack(tensors):
     """Join along the third axis (after making every tensor at least 3-D)."""
     ts = _tensors(tensors, "dstack")
-    return _shape.concat([_atleast(t, 3, "dstack") for t in ts], 2)
+    return _join([_atleast(t, 3, "dstack") for t in ts], 2, "dstack", ts)
 
 
 def column_stack(tensors):
@@ -193,7 +205,7 @@ def column_stack(tensors):
         elif t.ndim == 1:
             t = _shape.reshape(t, (t.shape[0], 1))
         cols.append(t)
-    return _shape.concat(cols, 1)
+    return _join(cols, 1, "column_stack", ts)
 
 
 def _flat_join(ts, op):
@@ -218,7 +230,7 @@ def block_diag(*inputs):
     for t in ts:
         if t.ndim > 2:
             raise ValueError(f"For 'block_diag', the dimension of each element in 'inputs' must be 0, 1, or 2, "
-                             f"but got {t.ndim}")
+                             f"but got shape {tuple(t.shape)}")
         shapes.append((1, 1) if t.ndim == 0 else (1, t.shape[0]) if t.ndim == 1 else tuple(t.shape))
     joined, offsets = _flat_join(ts, "block_diag")
     rows, cols = sum(s[0] for s in shapes), sum(s[1] for s in shapes)
@@ -283,7 +295,7 @@ def _tensor_split(input, indices_or_sections, axis, op):
     length = x.shape[axis]
     sections = indices_or_sections
     if isinstance(sections, (int, np.integer)) and not isinstance(sections, bool):
-        n = int(sections)
+        n = int_arg(sections, "indices_or_sections", op, maximum=2 ** 31 - 1)
         if n <= 0:
             raise ValueError(f"For '{op}', the value of 'indices_or_sections' must be more than zero but got {n}")
         size, extra = divmod(length, n)
@@ -305,12 +317,12 @@ def _tensor_split(input, indices_or_sections, axis, op):
 def _split_at_least(input, indices_or_sections, axis, ndim, op):
     x = tensor_arg(input, "input", op)
     if x.ndim < ndim:
-        raise ValueError(f"For '{op}', 'input' must have at least {ndim} dimensions, but got {x.ndim}")
+        raise ValueError(f"For '{op}', 'input' must have at least {ndim} dimensions, but got shape {tuple(x.shape)}")
     if isinstance(indices_or_sections, (int, np.integer)) and not isinstance(indices_or_sections, bool):
         n = int(indices_or_sections)
         if n <= 0 or x.shape[axis] % n:
             raise ValueError(f"For '{op}', 'indices_or_sections' {n} must divide the length {x.shape[axis]} "
-                             f"of axis {axis} into equal parts")
+                             f"of axis {axis} of 'input' of shape {tuple(x.shape)} into equal parts")
     return _tensor_split(x, indices_or_sections, axis, op)
 
 
@@ -356,7 +368,7 @@ def diag(input):
     """
     x = tensor_arg(input, "input", "diag")
     if x.ndim == 0:
-        raise ValueError("For 'diag', the input rank must be greater than or equal to 1, but got 0")
+        raise ValueError("For 'diag', the input rank must be greater than or equal to 1, but got shape ()")
     if x.dtype is _dt.bool_:
         raise TypeError("For 'diag', 'input' must be a number Tensor, but got dtype Bool")
     return _rearrange(x, "Diag", _diag_plan)
@@ -411,7 +423,7 @@ def _diagonal_plan(shape, offset, dim1, dim2):
 
 def _diagonal_axes(x, offset, dim1, dim2, op, names=("dim1", "dim2")):
     if x.ndim < 2:
-        raise ValueError(f"For '{op}', 'input' must have at least 2 dimensions, but got {x.ndim}")
+        raise ValueError(f"For '{op}', 'input' must have at least 2 dimensions, but got shape {tuple(x.shape)}")
     offset = int_arg(offset, "offset", op)
     d1 = normalize_axis(dim1, x.ndim, op, names[0])
     d2 = normalize_axis(dim2, x.ndim, op, names[1])
@@ -440,7 +452,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     positions = _cached(_diagonal_plan, tuple(x.shape), key)
     if tuple(s.shape) != positions.shape:
         raise ValueError(f"For 'diagonal_scatter', the shape of 'src' {tuple(s.shape)} must equal the shape of the "
-                         f"diagonal {positions.shape}")
+                         f"diagonal {positions.shape} of 'input' of shape {tuple(x.shape)} (offset={key[0]})")
     if s.dtype is not x.dtype:
         s = _cast(s, x.dtype)
     return scatter_host(x, positions, s, "update", "DiagonalScatter")
@@ -487,7 +499,7 @@ def _flip_dims(x, dims, op, name="dims"):
                                                   for d in dims):
         raise TypeError(f"For '{op}', '{name}' must be a tuple or list of ints, but got {describe(dims)}")
     if x.ndim == 0:
-        raise ValueError(f"For '{op}', the rank of 'input' must not be 0")
+        raise ValueError(f"For '{op}', the rank of 'input' must not be 0, but got shape {tuple(x.shape)}")
     axes = tuple(normalize_axis(d, x.ndim, op, name) for d in dims)
     if len(set(axes)) != len(axes):
         raise ValueError(f"For '{op}', '{name}' cannot contain duplicate dimensions, but got {tuple(dims)}")
@@ -516,7 +528,7 @@ def fliplr(input):
     """Reverse the columns (the second axis); ``input`` needs at least 2 dimensions."""
     x = tensor_arg(input, "input", "fliplr")
     if x.ndim < 2:
-        raise ValueError(f"For 'fliplr', 'input' must have at least 2 dimensions, but got {x.ndim}")
+        raise ValueError(f"For 'fliplr', 'input' must have at least 2 dimensions, but got shape {tuple(x.shape)}")
     return _rearrange(x, "ReverseV2", _flip_plan, (1,))
 
 
@@ -544,7 +556,7 @@ def rot90(input, k, dims):
             isinstance(d, bool) or not isinstance(d, (int, np.integer)) for d in dims):
         raise TypeError(f"For 'rot90', 'dims' must be a tuple or list of two ints, but got {describe(dims)}")
     if x.ndim < 2:
-        raise RuntimeError(f"For 'rot90', 'input' must have at least 2 dimensions to rotate, but got {x.ndim}")
+        raise RuntimeError(f"For 'rot90', 'input' must have at least 2 dimensions to rotate, but got shape {tuple(x.shape)}")
     d0, d1 = (normalize_axis(d, x.ndim, "rot90", "dims") for d in dims)
     if d0 == d1:
         raise RuntimeError(f"For 'rot90', rotation dims must be different, but got dim0={dims[0]}, dim1={dims[1]}")
@@ -618,7 +630,7 @@ def t(input):
     """Transpose a 2-D tensor; 0-D and 1-D tensors come back as they are."""
     x = tensor_arg(input, "input", "t")
     if x.ndim > 2:
-        raise ValueError(f"For 't', 'input' must have at most 2 dimensions, but got {x.ndim}")
+        raise ValueError(f"For 't', 'input' must have at most 2 dimensions, but got shape {tuple(x.shape)}")
     return _shape.transpose(x, (1, 0)) if x.ndim == 2 else x
 
 
@@ -644,6 +656,7 @@ def repeat_elements(x, rep, axis=0):
     if t.ndim == 0:
         t = _shape.reshape(t, (1,))
     axis = normalize_axis(axis, t.ndim, "repeat_elements", "axis")
+    check_allocation((t.size * rep,), _dt.int64, "repeat_elements", f"'rep' {rep} for 'x' of shape {tuple(t.shape)}")
     return _rearrange(t, "RepeatElements", _repeat_plan, rep, axis)
 
 
@@ -688,6 +701,8 @@ def _repeat_interleave(input, repeats, axis, op):
                          f"tensor in the 'axis' dimension, but got {len(repeats)} and {length}")
     if isinstance(repeats, tuple) and len(repeats) == 1:
         repeats = repeats[0]
+    total = sum(repeats) * (x.size // max(length, 1)) if isinstance(repeats, tuple) else x.size * repeats
+    check_allocation((total,), _dt.int64, op, f"'repeats' {repeats} for 'input' of shape {tuple(x.shape)}")
     return _rearrange(x, "RepeatInterleave", _repeat_plan, repeats, axis)
 
 
@@ -723,11 +738,11 @@ def _reverse_sequence(x, seq_lengths, seq_dim, batch_dim, op):
     if seq_dim == batch_dim:
         raise ValueError(f"For '{op}', 'seq_dim' and 'batch_dim' must differ, but both are {seq_dim}")
     if lengths.ndim != 1 or lengths.shape[0] != t.shape[batch_dim]:
-        raise ValueError(f"For '{op}', 'seq_lengths' must be 1-D with one length per batch entry "
-                         f"({t.shape[batch_dim]}), but got shape {lengths.shape}")
+        raise ValueError(f"For '{op}', 'seq_lengths' must be 1-D with one length per entry of axis {batch_dim} of "
+                         f"'x' of shape {tuple(t.shape)}, but got shape {lengths.shape}")
     if lengths.size and (lengths.min() < 0 or lengths.max() > t.shape[seq_dim]):
-        raise RuntimeError(f"For '{op}', 'seq_lengths' must be in [0, {t.shape[seq_dim]}], but got "
-                           f"{lengths.tolist()}")
+        raise RuntimeError(f"For '{op}', 'seq_lengths' must be in [0, {t.shape[seq_dim]}] (axis {seq_dim} of 'x' of "
+                           f"shape {tuple(t.shape)}), but got {lengths.tolist()}")
     return _rearrange(t, "ReverseSequence", _reverse_sequence_plan, tuple(int(n) for n in lengths), seq_dim,
                       batch_dim)
 
@@ -744,12 +759,16 @@ def select_scatter(input, src, axis, index):
     s = tensor_arg(src, "src", "select_scatter")
     axis = normalize_axis(axis, x.ndim, "select_scatter", "axis")
     n = x.shape[axis]
-    index = int_arg(index, "index", "select_scatter", -n, n - 1)
+    index = int_arg(index, "index", "select_scatter")
+    if not -n <= index < n:
+        raise ValueError(f"For 'select_scatter', 'index' must be in [{-n}, {n}) for axis {axis} of 'input' of shape "
+                         f"{tuple(x.shape)}, but got {index}")
     if s.dtype is not x.dtype:
         raise TypeError(f"For 'select_scatter', 'src' must have the dtype of 'input' ({x.dtype}), but got {s.dtype}")
     positions = np.take(_grid(tuple(x.shape)), index % n, axis=axis)
     if tuple(s.shape) != positions.shape:
-        raise ValueError(f"For 'select_scatter', 'src' must have shape {positions.shape}, but got {tuple(s.shape)}")
+        raise ValueError(f"For 'select_scatter', 'src' must have shape {positions.shape} (of 'input' of shape "
+                         f"{tuple(x.shape)} without axis {axis}), but got {tuple(s.shape)}")
     return scatter_host(x, positions, s, "update", "SelectScatter")
 
 
@@ -766,7 +785,9 @@ def slice_scatter(input, src, axis=0, start=None, end=None, step=1):
         raise TypeError(f"For 'slice_scatter', 'src' must have the dtype of 'input' ({x.dtype}), but got {s.dtype}")
     positions = _grid(tuple(x.shape))[(_py_slice(None),) * axis + (_py_slice(start, end, step),)]
     if tuple(s.shape) != positions.shape:
-        raise ValueError(f"For 'slice_scatter', 'src' must have shape {positions.shape}, but got {tuple(s.shape)}")
+        raise ValueError(f"For 'slice_scatter', 'src' must have shape {positions.shape} (the slice start={start}, "
+                         f"end={end}, step={step} of axis {axis} of 'input' of shape {tuple(x.shape)}), but got "
+                         f"{tuple(s.shape)}")
     return scatter_host(x, positions, s, "update", "SliceScatter")
 
 
@@ -799,8 +820,8 @@ def _slice(input_x, begin, size, op):
     begin = _int_sequence(begin, "begin", op)
     size = _int_sequence(size, "size", op)
     if len(begin) != x.ndim or len(size) != x.ndim:
-        raise ValueError(f"For '{op}', 'begin' and 'size' must hold one entry per dimension ({x.ndim}), "
-                         f"but got {begin} and {size}")
+        raise ValueError(f"For '{op}', 'begin' and 'size' must hold one entry per dimension of 'input_x' of shape "
+                         f"{tuple(x.shape)}, but got {begin} and {size}")
     key = []
     for axis, (b, s, n) in enumerate(zip(begin, size, x.shape)):
         if s == -1:
@@ -842,6 +863,9 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellips
     key = []
     for i, (b, e, s) in enumerate(zip(begin, end, strides)):
         bit = 1 << i
+        if masks["ellipsis_mask"] & bit and Ellipsis in key:
+            raise ValueError(f"For 'strided_slice', 'ellipsis_mask' {masks['ellipsis_mask']} must set at most one bit "
+                             f"among the {len(begin)} entries")
         if masks["ellipsis_mask"] & bit:
             key.append(Ellipsis)
         elif masks["new_axis_mask"] & bit:
@@ -853,7 +877,7 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellips
     explicit = sum(1 for k in key if k is not None and k is not Ellipsis)
     if explicit > x.ndim:
         raise ValueError(f"For 'strided_slice', 'begin' holds {len(begin)} entries, more than the rank of "
-                         f"'input_x' ({x.ndim})")
+                         f"'input_x' of shape {tuple(x.shape)}")
     axis = 0
     for i, k in enumerate(key):  # single indices must lie inside their axis; slices are clamped to it
         if k is Ellipsis:
@@ -881,7 +905,7 @@ def _tri(input, diagonal, lower, op):
     if isinstance(diagonal, bool) or not isinstance(diagonal, (int, np.integer)):
         raise TypeError(f"For '{op}', the type of 'diagonal' should be 'int', but got {describe(diagonal)}")
     if x.ndim < 2:
-        raise ValueError(f"For '{op}', the rank of 'input' must be at least 2, but got {x.ndim}")
+        raise ValueError(f"For '{op}', the rank of 'input' must be at least 2, but got shape {tuple(x.shape)}")
     mask = _tri_mask(tuple(x.shape), int(diagonal), lower)
     from .creation import zeros_like
     return _math.where(wrap(_device(mask)), x, zeros_like(x))
@@ -949,10 +973,15 @@ def combinations(input, r=2, with_replacement=False):
         raise ValueError(f"For 'combinations', 'input' must be 1-D, but got shape {tuple(x.shape)}")
     r = int_arg(r, "r", "combinations", minimum=0)
     with_replacement = bool_arg(with_replacement, "with_replacement", "combinations")
+    n = x.shape[0]
+    count = math.comb(n + r - 1, r) if with_replacement else math.comb(n, r)
+    check_allocation((count, r), _dt.int64, "combinations", f"r={r} for 'input' of shape {tuple(x.shape)}")
     return _rearrange(x, "Combinations", _combinations_plan, r, with_replacement)
 
 
 def _combinations_plan(shape, r, with_replacement):
+    if r == 0 or (r > shape[0] and not with_replacement):
+        return np.zeros((0,), np.int64)
     make = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     rows = list(make(range(shape[0]), r))
     if not rows or r == 0:
@@ -971,10 +1000,10 @@ def vander(x, N=None):
     """
     t = tensor_arg(x, "x", "vander")
     if t.ndim != 1:
-        raise ValueError(f"For vander, x must be 1-D, but got dimension = {t.ndim}")
+        raise ValueError(f"For 'vander', 'x' must be 1-D, but got shape {tuple(t.shape)}")
     n = t.shape[0] if N is None else int_arg(N, "N", "vander")
     if n <= 0:
-        raise ValueError(f"For vander, N must be greater than 0, but got {n}")
+        raise ValueError(f"For 'vander', 'N' must be greater than 0, but got {n} (for 'x' of shape {tuple(t.shape)})")
     from .creation import ones_like
     column = _shape.reshape(t, (-1, 1))
     powers = [_shape.reshape(ones_like(t), (-1, 1))]
@@ -1014,6 +1043,24 @@ def _window_args(kernel_size, dilation, padding, stride, op, names=("kernel_size
             _pair(stride, names[3], op))
 
 
+def _window_key(image, key, op, given):
+    """``key`` checked against the image shape (N, C, H, W): the windows fit, nothing is too large.
+
+    Returns the key with each stride capped at the padded size (a longer stride picks the same
+    single window, and keeps the host arithmetic inside Int64).
+    """
+    kernel, dilation, padding, stride = key
+    padded = [d + 2 * p for d, p in zip(image[2:], padding)]
+    check_allocation(tuple(image[:2]) + tuple(padded), _dt.int64, op, given)
+    extent = [dl * (k - 1) + 1 for k, dl in zip(kernel, dilation)]
+    if any(e > p for e, p in zip(extent, padded)):
+        raise ValueError(f"For '{op}', the window of kernel_size {kernel} and dilation {dilation} is larger than the "
+                         f"padded input {tuple(padded)} ({given})")
+    counts = [(p - e) // s + 1 for p, e, s in zip(padded, extent, stride)]
+    check_allocation((image[0], image[1] * kernel[0] * kernel[1], counts[0] * counts[1]), _dt.int64, op, given)
+    return kernel, dilation, padding, tuple(min(s, p) for s, p in zip(stride, padded))
+
+
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding ``kernel_size`` blocks of a 4-D ``(N, C, H, W)`` input as columns: ``(N, C*kh*kw, L)`` (im2col).
 
@@ -1024,21 +1071,26 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """
     x = tensor_arg(input, "input", "unfold")
     if x.ndim != 4:
-        raise ValueError(f"For 'unfold', 'input' must be 4-D (N, C, H, W), but got {x.ndim} dimensions")
+        raise ValueError(f"For 'unfold', 'input' must be 4-D (N, C, H, W), but got shape {tuple(x.shape)}")
     key = _window_args(kernel_size, dilation, padding, stride, "unfold")
+    key = _window_key(tuple(x.shape), key, "unfold", f"'input' of shape {tuple(x.shape)}, kernel_size {key[0]}, "
+                      f"dilation {key[1]}, padding {key[2]}, stride {key[3]}")
     out = _rearrange(x, "Im2Col", _im2col_plan, *key)
     n, c, k, length = out.shape
     return _shape.reshape(out, (n, c * k, length))
 
 
-def _col2im(x, output_size, key, op, cols_shape):
+def _col2im(x, output_size, key, op, cols_shape, given_shape):
     """Sum the columns back into an image of ``output_size``: the adjoint of unfold."""
     n, c = cols_shape[:2]
     image = (n, c) + output_size
+    given = (f"the input of shape {given_shape}, output_size {output_size}, kernel_size {key[0]}, dilation {key[1]}, "
+             f"padding {key[2]}, stride {key[3]}")
+    key = _window_key(image, key, op, given)
     positions = _cached(_im2col_plan, image, key)
     if positions.shape != cols_shape:
-        raise ValueError(f"For '{op}', the input of shape {tuple(x.shape)} does not hold the {positions.shape[-1]} "
-                         f"blocks of size {positions.shape[2]} that output_size {output_size} gives")
+        raise ValueError(f"For '{op}', {given}: the input must hold {positions.shape[-1]} blocks of size "
+                         f"{positions.shape[2]}")
     valid = positions >= 0
     flat = np.where(valid, positions, 0).reshape(-1)
     return put_positions(x, _device(flat), None if valid.all() else _device(valid.reshape(-1)), image, "Col2Im")
@@ -1046,6 +1098,7 @@ def _col2im(x, output_size, key, op, cols_shape):
 
 def _output_size(output_size, op):
     if isinstance(output_size, Tensor):
+        tensor_arg(output_size, "output_size", op)
         size = _int_sequence(output_size, "output_size", op)
     else:
         raise TypeError(f"For '{op}', 'output_size' must be a 1-D int Tensor of 2 elements, but got "
@@ -1064,14 +1117,14 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     size = _output_size(output_size, "fold")
     key = _window_args(kernel_size, dilation, padding, stride, "fold")
     if x.ndim != 3:
-        raise ValueError(f"For 'fold', 'input' must be 3-D (N, C*kh*kw, L), but got {x.ndim} dimensions")
+        raise ValueError(f"For 'fold', 'input' must be 3-D (N, C*kh*kw, L), but got shape {tuple(x.shape)}")
     k = key[0][0] * key[0][1]
     if x.shape[1] % k:
-        raise ValueError(f"For 'fold', the second axis of 'input' ({x.shape[1]}) must be divisible by the kernel "
-                         f"size {k}")
+        raise ValueError(f"For 'fold', the second axis of 'input' must be divisible by kh*kw for kernel_size "
+                         f"{key[0]}, but got 'input' of shape {tuple(x.shape)}")
     n, ck, length = x.shape
     cols = _shape.reshape(x, (n, ck // k, k, length))
-    return _col2im(cols, size, key, "fold", tuple(cols.shape))
+    return _col2im(cols, size, key, "fold", tuple(cols.shape), tuple(x.shape))
 
 
 def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
@@ -1081,11 +1134,11 @@ def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
     key = _window_args(kernel_size, dilation, padding_value, stride, "col2im",
                        ("kernel_size", "dilation", "padding_value", "stride"))
     if x.ndim != 4:
-        raise ValueError(f"For 'col2im', 'input_x' must be 4-D (N, C, kh*kw, L), but got {x.ndim} dimensions")
+        raise ValueError(f"For 'col2im', 'input_x' must be 4-D (N, C, kh*kw, L), but got shape {tuple(x.shape)}")
     if x.shape[2] != key[0][0] * key[0][1]:
-        raise ValueError(f"For 'col2im', input_x.shape[2] ({x.shape[2]}) must equal kernel_size[0] * "
-                         f"kernel_size[1] ({key[0][0] * key[0][1]})")
-    return _col2im(x, size, key, "col2im", tuple(x.shape))
+        raise ValueError(f"For 'col2im', input_x.shape[2] must equal kernel_size[0] * kernel_size[1] for "
+                         f"kernel_size {key[0]}, but got 'input_x' of shape {tuple(x.shape)}")
+    return _col2im(x, size, key, "col2im", tuple(x.shape), tuple(x.shape))
 
 
 # -- padding -------------------------------------------------------------------------------------
@@ -1109,7 +1162,7 @@ def _pad_widths(padding, ndim, op):
     pads = _int_sequence(padding, "padding", op)
     if len(pads) % 2 or len(pads) // 2 > ndim:
         raise ValueError(f"For '{op}', 'padding' must hold an even number of values, at most two per dimension "
-                         f"of the input ({ndim}), but got {pads}")
+                         f"of the input ({ndim} dimensions), but got {pads}")
     widths = [(0, 0)] * ndim
     for i in range(len(pads) // 2):
         widths[ndim - 1 - i] = (pads[2 * i], pads[2 * i + 1])
@@ -1132,13 +1185,15 @@ def pad(input_x, padding, mode="constant", value=None):
         raise ValueError(f"For 'pad', 'mode' must be 'constant', 'reflect', 'replicate' or 'circular', but got "
                          f"{mode!r}")
     widths, count = _pad_widths(padding, x.ndim, "pad")
+    check_allocation(tuple(max(d + b + a, 0) for d, (b, a) in zip(x.shape, widths)), _dt.int64, "pad",
+                     f"'padding' {_int_sequence(padding, 'padding', 'pad')} for 'input_x' of shape {tuple(x.shape)}")
     if mode != "constant":
         if value is not None:
             raise ValueError(f"For 'pad', 'value' is only used in 'constant' mode, but got value={value!r} with "
                              f"mode {mode!r}")
         if x.ndim < count + 1:
             raise ValueError(f"For 'pad', the input dims for {mode} mode must be greater than the number of padded "
-                             f"dimensions ({count}), but got {x.ndim}")
+                             f"dimensions ({count}), but got shape {tuple(x.shape)}")
         for (b, a), d in zip(widths, x.shape):
             if min(b, a) < 0:
                 raise ValueError(f"For 'pad', the padding in {mode} mode must not be negative, but got {(b, a)}")
@@ -1169,13 +1224,14 @@ def _mirror_pad(x, paddings, mode, op):
         if host.dtype.kind not in "iu":
             raise TypeError(f"For '{op}', 'paddings' must be an int Tensor, but got {describe(paddings)}")
     if host.shape != (t.ndim, 2):
-        raise ValueError(f"For '{op}', 'paddings' must have shape ({t.ndim}, 2), but got {host.shape}")
+        raise ValueError(f"For '{op}', 'paddings' must have shape ({t.ndim}, 2) for 'input_x' of shape "
+                         f"{tuple(t.shape)}, but got {host.shape}")
     widths = tuple((int(b), int(a)) for b, a in host)
     for (b, a), d in zip(widths, t.shape):
         limit = d - 1 if mode == "REFLECT" else d
         if min(b, a) < 0 or max(b, a) > limit:
             raise ValueError(f"For '{op}', the paddings {(b, a)} must be in [0, {limit}] for a dimension of size {d} "
-                             f"in {mode} mode")
+                             f"in {mode} mode ('input_x' of shape {tuple(t.shape)})")
     return _rearrange(t, "MirrorPad", _pad_plan, widths, mode.lower())
 
 
@@ -1217,7 +1273,8 @@ def _block_args(block, paddings, ndim, op, names=("block_size", "paddings")):
     if any(min(p) < 0 for p in widths):
         raise ValueError(f"For '{op}', '{names[1]}' must not be negative, but got {widths}")
     if m + 1 > ndim:
-        raise ValueError(f"For '{op}', the input needs more dimensions ({ndim}) than the {m} blocked ones")
+        raise ValueError(f"For '{op}', the input needs more dimensions than the {m} blocked ones, but got "
+                         f"{ndim} dimensions")
     return block, widths
 
 
@@ -1231,9 +1288,12 @@ def space_to_batch_nd(input_x, block_size, paddings):
     block, widths = _block_args(block_size, paddings, x.ndim, "space_to_batch_nd")
     spatial = tuple(x.shape)[x.ndim - len(block):]
     for s, (b, a), k in zip(spatial, widths, block):
+        if k > s + b + a:
+            raise RuntimeError(f"For 'space_to_batch_nd', padded shape should be divisible by block_size, but got "
+                               f"padded shape: {s + b + a}, block_size: {k} ('input_x' of shape {tuple(x.shape)})")
         if (s + b + a) % k:
             raise RuntimeError(f"For 'space_to_batch_nd', padded shape should be divisible by block_size, but got "
-                               f"padded shape: {s + b + a}, block_size: {k}")
+                               f"padded shape: {s + b + a}, block_size: {k} ('input_x' of shape {tuple(x.shape)})")
     return _rearrange(x, "SpaceToBatchND", _space_to_batch_plan, block, widths)
 
 
@@ -1288,7 +1348,7 @@ class DepthToSpace(Primitive):
         t = tensor_arg(x, "x", "DepthToSpace")
         b = self.block_size
         if t.ndim != 4:
-            raise ValueError(f"For 'DepthToSpace', the x rank must be equal to 4, but got {t.ndim}")
+            raise ValueError(f"For 'DepthToSpace', the x rank must be equal to 4, but got shape {tuple(t.shape)}")
         if t.shape[1] % (b * b):
             raise ValueError(f"For 'DepthToSpace', the channels {t.shape[1]} must be divisible by block_size**2 "
                              f"({b * b})")
@@ -1306,7 +1366,7 @@ class SpaceToDepth(Primitive):
         t = tensor_arg(x, "x", "SpaceToDepth")
         b = self.block_size
         if t.ndim != 4:
-            raise ValueError(f"For 'SpaceToDepth', the x rank must be equal to 4, but got {t.ndim}")
+            raise ValueError(f"For 'SpaceToDepth', the x rank must be equal to 4, but got shape {tuple(t.shape)}")
         if t.shape[2] % b or t.shape[3] % b:
             raise ValueError(f"For 'SpaceToDepth', the height and width {tuple(t.shape[2:])} must be divisible by "
                              f"block_size ({b})")
@@ -1363,6 +1423,16 @@ def _matrix_diag_plan(shape, k0, k1, rows, cols, align, single):
     return out
 
 
+def _int_scalar(value, name, op):
+    """An int, or the value of a 0-D int Tensor."""
+    if isinstance(value, Tensor):
+        t = tensor_arg(value, name, op)
+        if _dt.dtype_of(t._data).kind not in ("int", "uint") or t.size != 1:
+            raise TypeError(f"For '{op}', '{name}' must be an int or a 0-D int Tensor, but got {describe(value)}")
+        return int(t.asnumpy().reshape(()))
+    return int_arg(value, name, op)
+
+
 def _k_range(k, op, tensor_only=False):
     if isinstance(k, Tensor):
         if k.dtype is not _dt.int32:
@@ -1397,10 +1467,10 @@ def _matrix_diag(x, k, num_rows, num_cols, padding_value, align, op, tensor_k=Fa
     if align not in _ALIGNS:
         raise ValueError(f"For '{op}', 'align' must be one of {_ALIGNS}, but got {align!r}")
     k0, k1, single = _k_range(k, op, tensor_k)
-    num_rows = int(num_rows.item()) if isinstance(num_rows, Tensor) else int_arg(num_rows, "num_rows", op)
-    num_cols = int(num_cols.item()) if isinstance(num_cols, Tensor) else int_arg(num_cols, "num_cols", op)
+    num_rows = _int_scalar(num_rows, "num_rows", op)
+    num_cols = _int_scalar(num_cols, "num_cols", op)
     if t.ndim < (1 if single else 2):
-        raise ValueError(f"For '{op}', 'x' must have at least {1 if single else 2} dimensions, but got {t.ndim}")
+        raise ValueError(f"For '{op}', 'x' must have at least {1 if single else 2} dimensions, but got shape {tuple(t.shape)}")
     if not single and t.shape[-2] != k1 - k0 + 1:
         raise ValueError(f"For '{op}', the second-last axis of 'x' ({t.shape[-2]}) must hold k[1] - k[0] + 1 = "
                          f"{k1 - k0 + 1} diagonals")
@@ -1412,9 +1482,11 @@ def _matrix_diag(x, k, num_rows, num_cols, padding_value, align, op, tensor_k=Fa
         num_rows = min_rows
     elif num_cols == -1:
         num_cols = min_cols
-    if num_rows < min_rows and num_cols < min_cols:
+    if num_rows < min_rows and num_cols < min_cols or num_rows <= 0 or num_cols <= 0:
         raise ValueError(f"For '{op}', num_rows {num_rows} and num_cols {num_cols} are too small for the "
-                         f"diagonals of length {max_len}")
+                         f"diagonals of length {max_len} ('x' of shape {tuple(t.shape)}, k {(k0, k1)})")
+    check_allocation(tuple(t.shape)[:-1 if single else -2] + (num_rows, num_cols), _dt.int64, op,
+                     f"num_rows {num_rows} and num_cols {num_cols} for k {k0 if single else (k0, k1)}")
     fill = _scalar_of(padding_value, "padding_value", op)
     return _rearrange(t, "MatrixDiagV3", _matrix_diag_plan, k0, k1, num_rows, num_cols, align, single, fill=fill)
 
@@ -1442,7 +1514,7 @@ def _matrix_diag_part(x, k, padding_value, align, op):
         raise ValueError(f"For '{op}', 'align' must be one of {_ALIGNS}, but got {align!r}")
     k0, k1, single = _k_range(k, op, tensor_only=True)
     if t.ndim < 2:
-        raise ValueError(f"For '{op}', 'x' must have at least 2 dimensions, but got {t.ndim}")
+        raise ValueError(f"For '{op}', 'x' must have at least 2 dimensions, but got shape {tuple(t.shape)}")
     rows, cols = t.shape[-2:]
     if not (-rows < k0 <= k1 < cols) and (rows and cols):
         raise ValueError(f"For '{op}', 'k' {(k0, k1)} must lie within (-{rows}, {cols})")
@@ -1641,7 +1713,7 @@ class Col2Im(Primitive):
         if t.ndim != 4 or t.shape[2] != key[0][0] * key[0][1]:
             raise ValueError(f"For 'Col2Im', 'x' must be 4-D (N, C, kh*kw, L) with kh*kw = {key[0][0] * key[0][1]}, "
                              f"but got shape {tuple(t.shape)}")
-        return _col2im(t, size, key, "Col2Im", tuple(t.shape))
+        return _col2im(t, size, key, "Col2Im", tuple(t.shape), tuple(t.shape))
 
 
 class Im2Col(Primitive):
@@ -1660,13 +1732,15 @@ class Im2Col(Primitive):
     def __call__(self, x):
         t = tensor_arg(x, "x", "Im2Col")
         if t.ndim != 4:
-            raise ValueError(f"For 'Im2Col', 'x' must be 4-D (N, C, H, W), but got {t.ndim} dimensions")
+            raise ValueError(f"For 'Im2Col', 'x' must be 4-D (N, C, H, W), but got shape {tuple(t.shape)}")
         top, bottom, left, right = self._pads
         if (top, left) != (bottom, right):  # uneven padding: pad first, then take windows without padding
             t = pad(t, (left, right, top, bottom))
             top = left = 0
         key = (_pair(self.ksizes, "ksizes", "Im2Col"), _pair(self.dilations, "dilations", "Im2Col"), (top, left),
                _pair(self.strides, "strides", "Im2Col"))
+        key = _window_key(tuple(t.shape), key, "Im2Col", f"'x' of shape {tuple(t.shape)}, ksizes {key[0]}, "
+                          f"dilations {key[1]}, pads {self._pads}, strides {key[3]}")
         return _rearrange(t, "Im2Col", _im2col_plan, *key)
 
 
@@ -1752,7 +1826,7 @@ class PadV3(Primitive):
             t = tensor_arg(x, "x", "PadV3")
             if len(pads) // 2 + 2 != t.ndim and not (len(pads) == 2 and t.ndim in (2, 3)):
                 raise ValueError(f"For 'PadV3', the input dims when padding's size equal {len(pads)} must be equal "
-                                 f"to {len(pads) // 2 + 2}, but got {t.ndim}")
+                                 f"to {len(pads) // 2 + 2}, but got shape {tuple(t.shape)}")
             return pad(t, tuple(pads), mode)
         return pad(x, tuple(pads), "constant", 0 if value is None else value)
 
@@ -1837,6 +1911,7 @@ def _resize(self, *new_shape):
     shape = _size_args(new_shape, "resize")
     if any(d < 0 for d in shape):
         raise ValueError(f"For 'resize', 'new_shape' must hold sizes >= 0, but got {shape}")
+    check_allocation(shape, _dt.int64, "resize", f"'new_shape' {shape}")
     flat = _shape.reshape(self, (-1,))
     total = _size(shape)
     positions = np.arange(total, dtype=np.int64)
@@ -1861,8 +1936,8 @@ def _repeat(self, *repeats):
     """``t.repeat(2, 1)`` / ``t.repeat((2, 1))``: tile the tensor (``repeats`` may add leading axes)."""
     reps = _size_args(repeats, "repeat")
     if len(reps) < self.ndim:
-        raise RuntimeError(f"For 'repeat', the number of repeats ({len(reps)}) must not be smaller than the number "
-                           f"of dimensions ({self.ndim})")
+        raise RuntimeError(f"For 'repeat', the number of repeats {reps} must not be smaller than the number "
+                           f"of dimensions of the tensor of shape {tuple(self.shape)}")
     if any(r < 0 for r in reps):
         raise RuntimeError(f"For 'repeat', 'repeats' must not be negative, but got {reps}")
     return _shape.tile(self, reps)

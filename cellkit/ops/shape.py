@@ -456,7 +456,7 @@ def take(input, index, axis=None):
     """
     x = tensor_arg(input, "input", "take")
     if isinstance(index, (int, np.integer)) and not isinstance(index, bool):
-        index = Tensor(np.asarray(int(index), dtype=np.int64))
+        index = Tensor(np.asarray(int_arg(index, "index", "take"), dtype=np.int64))
     idx = tensor_arg(index, "index", "take")
     if _dt.dtype_of(idx._data).kind not in ("int", "uint"):
         raise TypeError(f"For 'take', 'index' must be an int Tensor, but got dtype {idx.dtype}")

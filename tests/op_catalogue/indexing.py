@@ -59,6 +59,14 @@ def _nd_ref(x, indices, updates, how):
     return out
 
 
+def _nd_reduce_ref(x, indices, updates, how):
+    out = x.copy()
+    key = tuple(indices[..., k] for k in range(indices.shape[-1]))
+    {"sub": np.subtract, "mul": np.multiply, "div": np.divide, "max": np.maximum, "min": np.minimum}[how].at(
+        out, key, updates)
+    return out
+
+
 def _masked_fill_ref(x, mask, value):
     return np.where(mask, np.asarray(value).astype(x.dtype), x)
 
@@ -192,6 +200,11 @@ OPS = [
     ), ref=lambda x, i, u: _nd_ref(x, i, u, "update"),
         primitive=lambda ops, x, i, u: ops.TensorScatterUpdate()(x, i, u),
         bad=(Bad("negative", (F, _dup([[-1, 1]], I64), Arr((1,)))),)),
+    *[OpInfo(f"tensor_scatter_{how}", (
+        Sample((F, _dup([[0, 1], [2, 3]], I64), Arr((2,), low=0.5)), grad=(0, 2), label="elements"),
+        Sample((F, _dup([[1], [1]], I32), Arr((2, 4), low=0.5, distinct=True)), grad=(0, 2), label="rows_duplicate"),
+    ), ref=lambda x, i, u, how=how: _nd_reduce_ref(x, i, u, how), method=f"scatter_{how}",
+        bad=(Bad("indices_1d", (F, _dup([0, 1], I64), Arr((2, 4)))),)) for how in ("sub", "mul", "div", "max", "min")],
     OpInfo("scatter_nd", (
         Sample((Arr((3, 1), I64, 0, 3), Arr((3,)), (4,)), grad=(1,), label="duplicates_add"),
         Sample((_dup([[0, 1]], I64), Arr((1, 3)), (2, 2, 3)), grad=(1,), label="slices"),
@@ -242,6 +255,8 @@ OPS = [
 ]
 
 
+_DUPLICATE_PRODUCT = ("with a duplicated index MindSpore's gradient for each update ignores the other updates of "
+                      "that position (d(x*u1*u2)/du1 = x*u2, MindSpore gives x)")
 # Ops whose gradient MindSpore 2.10 gets wrong: {name: (sample labels or None for all, how)}.  Their
 # samples in OPS keep the output only; grad_<name> in CALLS differentiates the same samples.
 _GRAD_WRONG = {
@@ -254,6 +269,8 @@ _GRAD_WRONG = {
     "inplace_update": (None, "MindSpore's gradient for 'x' is all zeros (it is 1 off the updated rows)"),
     "index_fill": (("tensor_value",), "MindSpore's gradient for a Tensor 'value' is 0 (it is the sum of the "
                                       "gradient over the filled positions)"),
+    "tensor_scatter_mul": (("rows_duplicate",), _DUPLICATE_PRODUCT),
+    "tensor_scatter_div": (("rows_duplicate",), _DUPLICATE_PRODUCT),
     "index_select": (("negative",), "MindSpore's forward counts a negative index from the end, but its gradient "
                                     "drops the slices picked by negative indices"),
 }
@@ -404,18 +421,4 @@ CALLS = [
         ref=lambda a, choices, mode="clip": np.choose(a, choices, mode=mode),
         mindspore_wrong={label: "MindSpore 2.10 (CPU) truncates the chosen values to integers (0.25 comes out as "
                                 "0.0) although the result is Float32" for label in ("list", "broadcast_clip", "wrap")}),
-] + [
-    CallInfo(f"Tensor.scatter_{how}", (
-        Sample((F, _dup([[0, 1], [2, 3]], I64), Arr((2,), low=0.5)), grad=(0, 2), label="elements"),
-        Sample((F, _dup([[1], [1]], I32), Arr((2, 4), low=0.5)), grad=() if how in ("mul", "div") else (0, 2),
-               label="rows_duplicate"),
-    ), call=_m(f"scatter_{how}"), bad=(Bad("indices_1d", (F, _dup([0, 1], I64), Arr((2, 4)))),))
-    for how in ("sub", "mul", "div", "max", "min")
-] + [
-    CallInfo(f"grad_Tensor.scatter_{how}", (
-        Sample((F, _dup([[1], [1]], I32), Arr((2, 4), low=0.5)), grad=(0, 2), label="rows_duplicate"),),
-        call=_m(f"scatter_{how}"),
-        mindspore_grad_wrong=f"with a duplicated index MindSpore's gradient for each update ignores the other "
-                             f"updates of that position (d(x*u1*u2)/du1 = x*u2, MindSpore gives x)")
-    for how in ("mul", "div")
 ]

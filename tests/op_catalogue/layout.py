@@ -134,7 +134,7 @@ _NO_REPEAT = "MindSpore 2.10 (CPU) raises RuntimeError \"'repeat' is not support
 OPS = [
     # -- existing shape ops -----------------------------------------------------------------------
     OpInfo("reshape", (
-        Sample((F, (2, 6)), grad=(0,), label="tuple"),
+        Sample((F6, (3, 2)), grad=(0,), label="tuple"),
         Sample((F, (-1, 3)), grad=(0,), label="inferred"),
         Sample((Arr((), low=0.5), (1, 1)), grad=(0,), label="zero_d"),
         Sample((INT, [3, 2]), label="int_list"),
@@ -149,6 +149,7 @@ OPS = [
         primitive=lambda ops, x, perm: ops.Transpose()(x, perm),
         bad=(Bad("not_permutation", (F, (0, 0))), Bad("length", (F, (1, 0, 2))))),
     OpInfo("permute", (
+        Sample((F6, (1, 0)), grad=(0,), label="2d"),
         Sample((Arr((2, 3, 2)), (1, 2, 0)), grad=(0,), label="3d"),
         Sample((Arr((2, 3), "bool"), (1, 0)), label="bool"),
     ), ref=lambda x, perm: np.transpose(x, perm), method="permute"),
