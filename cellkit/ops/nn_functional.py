@@ -22,9 +22,13 @@ The ops live in modules of one concern each, gathered here:
 from __future__ import annotations
 
 from . import nn_activation as _activation
+from . import nn_conv as _conv
 from .nn_activation import *  # noqa: F401,F403
+from . import nn_pool as _pool
+from .nn_conv import *  # noqa: F401,F403
+from .nn_pool import *  # noqa: F401,F403
 
-__all__ = list(_activation.__all__)
+__all__ = list(_activation.__all__) + list(_conv.__all__) + list(_pool.__all__)
 
 # Tensor methods this module gives the Tensor class (name -> function), installed by cellkit.ops.
 TENSOR_METHODS = dict(_activation.TENSOR_METHODS)
