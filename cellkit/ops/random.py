@@ -242,14 +242,14 @@ def dropout2d(input, p=0.5, training=True):
 
 
 def dropout3d(input, p=0.5, training=True):
-    """Zero whole channels (volumes ``(D, H, W)``) of an ``(N, C, D, H, W)`` or ``(C, D, H, W)`` tensor.
+    """Zero whole channels (volumes ``(D, H, W)``) of an ``(N, C, D, H, W)`` tensor with probability ``p``.
 
     >>> import cellkit as ms
     >>> import numpy as np
     >>> print(dropout3d(ms.Tensor(np.ones((1, 1, 1, 1, 2), np.float32)), training=False))
     [[[[[1. 1.]]]]]
     """
-    return _dropout_nd(input, p, training, "dropout3d", (4, 5))
+    return _dropout_nd(input, p, training, "dropout3d", (5,))
 
 
 class _ChannelDropout(Primitive):
