@@ -405,13 +405,15 @@ def _ctc_alpha(log_probs, targets, input_lengths, target_lengths, blank, op):
     start = np.zeros((N, L))
     start[:, 0] = 1
     start[:, 1] = (target_lengths > 0)
+    reachable = np.arange(L)[None, :] <= 2 * target_lengths[:, None]  # states past the target hold nothing
     skip_c = const(skip)
     start_c = const(start)
+    reach_c = const(reachable)
     neg_col1 = const(np.full((N, 1), _UNREACHABLE))
     neg_col2 = const(np.full((N, 2), _UNREACHABLE))
     lp0 = _shape.gather(lp, 0, 0)
     alpha = lp0 * start_c + (1 - start_c) * _UNREACHABLE
-    history = [alpha]
+    history = [alpha._data]
     for t in range(1, T):
         a1 = _shape.concat([neg_col1, _shape.narrow(alpha, 1, 0, L - 1)], 1)
         a2 = _shape.concat([neg_col2, _shape.narrow(alpha, 1, 0, L - 2)], 1)
@@ -419,9 +421,15 @@ def _ctc_alpha(log_probs, targets, input_lengths, target_lengths, blank, op):
         top = stop_gradient(_math.maximum(_math.maximum(alpha, a1), a2))
         total = _math.exp(alpha - top) + _math.exp(a1 - top) + _math.exp(a2 - top)
         new = top + _math.log(total) + _shape.gather(lp, t, 0)
+        new = new * reach_c + (1 - reach_c) * _UNREACHABLE
         running = const((t < input_lengths).astype(np.float64)[:, None])
         alpha = new * running + alpha * (1 - running)
-        history.append(alpha)
+        # log_alpha (an output, off the tape) shows -inf once an element's input has ended
+        history.append(x.where(x.asarray(running._data > 0), alpha._data,
+                               x.full(alpha._data.shape, _UNREACHABLE, dtype=alpha._data.dtype)
+                               if backend().is_numpy else
+                               x.full(alpha._data.shape, _UNREACHABLE, dtype=alpha._data.dtype,
+                                      device=alpha._data.device)))
     last = np.stack([2 * target_lengths, np.maximum(2 * target_lengths - 1, 0)], 1)
     ends = (np.arange(N)[:, None] * L + last).reshape(-1)
     finals = _shape.reshape(_shape.gather(_shape.reshape(alpha, (-1,)), wrap(backend().from_host(ends)), 0), (N, 2))
@@ -430,7 +438,7 @@ def _ctc_alpha(log_probs, targets, input_lengths, target_lengths, blank, op):
     top = stop_gradient(_reduce.amax(finals, 1, True))
     ll = _shape.reshape(top, (N,)) + _math.log(_reduce.sum(_math.exp(finals - top), 1))
     nll = -ll
-    stacked = x.stack([h._data for h in history], axis=1)
+    stacked = x.stack(history, axis=1)
     log_alpha = x.where(stacked <= _UNREACHABLE / 2, x.full(stacked.shape, -float("inf"), dtype=stacked.dtype)
                         if backend().is_numpy else
                         x.full(stacked.shape, -float("inf"), dtype=stacked.dtype, device=stacked.device), stacked)
