@@ -37,7 +37,8 @@ from . import shape as _shape
 from ._core import backend, describe, record, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
 
-__all__ = ["conv1d", "conv3d", "conv3d_transpose", "Conv3D", "Conv3DTranspose", "Conv2DTranspose"]
+__all__ = ["conv1d", "conv3d", "conv3d_transpose", "deformable_conv2d", "Conv3D", "Conv3DTranspose", "Conv2DTranspose",
+           "DeformableOffsets"]
 
 _MAX_ELEMENTS = 2 ** 31  # an output larger than this is refused before anything is allocated
 
@@ -586,3 +587,133 @@ class Conv2DTranspose(Primitive):
                              f"size {(ho, wo)}, but 'dout' has shape {tuple(G.shape)}")
         geometry = _conv_grads.ConvGeometry(size, W.shape, pads, self._stride, self._dilation, self.group, ho, wo)
         return _conv_grads.conv2d_input_grad(gt, wt, geometry)
+
+
+# -- deformable convolution --------------------------------------------------------------------------------------
+def _deformable_offsets(x, offsets, kernel, strides, pads, dilations, deformable_groups, modulated, op,
+                        names=("x", "offsets")):
+    """Sample ``x`` at every kernel tap moved by its offset: ``(N, C, H_out * kh, W_out * kw)``.
+
+    ``offsets`` is ``(N, 3 * deformable_groups * kh * kw, H_out, W_out)``, its channels the
+    x offsets, the y offsets and the modulation masks, each block ordered by group, then
+    kernel row, then kernel column.  A convolution with stride ``(kh, kw)`` of the result is
+    the deformable convolution.
+    """
+    from .nn_resize import sample_points
+
+    xt = tensor_arg(x, names[0], op)
+    ot = tensor_arg(offsets, names[1], op)
+    _check_ndim(xt, names[0], op, 4, "(N, C, H, W)")
+    _check_ndim(ot, names[1], op, 4, "(N, 3 * deformable_groups * kh * kw, H_out, W_out)")
+    _float_operands(xt, ot, op, names)
+    if not isinstance(modulated, bool):
+        raise TypeError(f"For '{op}', 'modulated' must be a bool, but got {describe(modulated)}")
+    if not modulated:
+        raise ValueError(f"For '{op}', only 'modulated=True' (deformable convolution v2) is supported")
+    dg = _groups(deformable_groups, op, "deformable_groups")
+    n, c, h, w = xt.shape
+    if c % dg:
+        raise ValueError(f"For '{op}', the channels {c} of '{names[0]}' must be divisible by deformable_groups={dg}")
+    kh, kw = kernel
+    (sh, sw), (dh, dw) = strides, dilations
+    top, bottom, left, right = pads
+    ho = _nn_ops._out_size(h, kh, sh, dh, top, bottom)
+    wo = _nn_ops._out_size(w, kw, sw, dw, left, right)
+    if ho < 1 or wo < 1:
+        raise ValueError(f"For '{op}', the input of shape {tuple(xt.shape)} is smaller than the kernel {kernel}")
+    if tuple(ot.shape) != (n, 3 * dg * kh * kw, ho, wo):
+        raise ValueError(f"For '{op}', '{names[1]}' must have shape {(n, 3 * dg * kh * kw, ho, wo)}, but got "
+                         f"{ot.shape}")
+    if n * c * ho * kh * wo * kw >= _MAX_ELEMENTS:
+        raise ValueError(f"For '{op}', the sampled tensor would be too large")
+    dtype = np.dtype(str(xt._data.dtype).rsplit(".", 1)[-1])
+    parts = _shape.reshape(ot, (n, 3, dg, kh, kw, ho, wo))
+    base_y = (np.arange(ho)[:, None] * sh - top + np.arange(kh)[None, :] * dh).reshape(1, ho, kh, 1, 1)
+    base_x = (np.arange(wo)[:, None] * sw - left + np.arange(kw)[None, :] * dw).reshape(1, 1, 1, wo, kw)
+    shape5 = (n, ho, kh, wo, kw)
+    base_y = backend().from_host(np.broadcast_to(base_y, shape5).reshape(-1).astype(dtype))
+    base_x = backend().from_host(np.broadcast_to(base_x, shape5).reshape(-1).astype(dtype))
+    batch = backend().from_host(np.repeat(np.arange(n, dtype=np.int64), ho * kh * wo * kw))
+    cg = c // dg
+    outs = []
+    for g in range(dg):
+        def block(k):
+            picked = _shape.gather(_shape.gather(parts, k, 1), g, 1)          # (N, kh, kw, Ho, Wo)
+            return _shape.reshape(_shape.transpose(picked, (0, 3, 1, 4, 2)), (-1,))   # (N, Ho, kh, Wo, kw)
+        off_x, off_y, mask = block(0), block(1), block(2)
+        ys = off_y + wrap(base_y)
+        xs = off_x + wrap(base_x)
+        channels = _shape.narrow(xt, 1, g * cg, cg)
+        rows = _shape.reshape(_shape.transpose(channels, (0, 2, 3, 1)), (-1, cg))
+        vals = sample_points(rows, batch, [ys, xs], (h, w), "bilinear")         # (P, cg)
+        outs.append(vals * _shape.reshape(mask, (-1, 1)))
+    sampled = outs[0] if dg == 1 else _shape.concat(outs, 1)
+    sampled = _shape.reshape(sampled, (n, ho * kh, wo * kw, c))
+    return _shape.transpose(sampled, (0, 3, 1, 2))
+
+
+def _four_ints(value, name, op, ones_first=False):
+    values = _ints(value, name, op, (4,), 0 if not ones_first else 1)
+    if ones_first and values[:2] != (1, 1):
+        raise ValueError(f"For '{op}', the N and C entries of '{name}' must be 1, but got {value!r}")
+    return values
+
+
+def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=None, dilations=(1, 1, 1, 1), groups=1,
+                      deformable_groups=1, modulated=True):
+    """Deformable convolution v2: each kernel tap reads ``x`` at its place moved by a learnt offset, times a mask.
+
+    Parameters
+    ----------
+    offsets : Tensor (N, 3 * deformable_groups * kh * kw, H_out, W_out)
+        The x offsets, y offsets and masks (in that order of channel blocks).
+    kernel_size : tuple of 2 ints
+    strides, dilations : tuple of 4 ints ``(1, 1, h, w)``
+    padding : tuple of 4 ints ``(top, bottom, left, right)``
+
+    The gradient flows to ``x``, ``weight``, ``offsets`` (through the bilinear weights) and ``bias``.
+
+    >>> import numpy as np
+    >>> import cellkit as ms
+    >>> x = ms.Tensor(np.ones((1, 1, 2, 2), np.float32))
+    >>> offsets = ms.Tensor(np.concatenate([np.zeros((1, 2, 2, 2)), np.ones((1, 1, 2, 2))], 1).astype(np.float32))
+    >>> print(deformable_conv2d(x, ms.Tensor(np.ones((1, 1, 1, 1), np.float32)), offsets, (1, 1), (1, 1, 1, 1),
+    ...                         (0, 0, 0, 0)).shape)
+    (1, 1, 2, 2)
+    """
+    op = "deformable_conv2d"
+    if not isinstance(kernel_size, (tuple, list)):
+        raise TypeError(f"For '{op}', 'kernel_size' must be a tuple of 2 ints, but got {describe(kernel_size)}")
+    kernel = _ints(kernel_size, "kernel_size", op, (2,), 1)
+    for name, value in (("strides", strides), ("padding", padding), ("dilations", dilations)):
+        if not isinstance(value, (tuple, list)):
+            raise TypeError(f"For '{op}', '{name}' must be a tuple of 4 ints, but got {describe(value)}")
+    stride = _four_ints(strides, "strides", op, True)[2:]
+    dilation = _four_ints(dilations, "dilations", op, True)[2:]
+    pads = _four_ints(padding, "padding", op)
+    wt = tensor_arg(weight, "weight", op)
+    _check_ndim(wt, "weight", op, 4, "(C_out, C_in / groups, kh, kw)")
+    if tuple(wt.shape[2:]) != kernel:
+        raise ValueError(f"For '{op}', the weight's kernel {tuple(wt.shape[2:])} must equal kernel_size {kernel}")
+    sampled = _deformable_offsets(x, offsets, kernel, stride, pads, dilation, deformable_groups, modulated, op)
+    return _nn_ops._conv2d(sampled, wt, bias, kernel, (0, 0, 0, 0), (1, 1), _groups(groups, op), op)
+
+
+class DeformableOffsets(Primitive):
+    """``DeformableOffsets(strides, pads, ksize, dilations=(1, 1, 1, 1), data_format='NCHW', deformable_groups=1,
+    modulated=True)(x, offsets)``: the sampling step of :func:`deformable_conv2d`, ``(N, C, H_out * kh, W_out * kw)``."""
+
+    @prim_attr_register
+    def __init__(self, strides, pads, ksize, dilations=(1, 1, 1, 1), data_format="NCHW", deformable_groups=1,
+                 modulated=True):
+        op = "DeformableOffsets"
+        self._stride = _four_ints(strides, "strides", op, True)[2:]
+        self._pads = _four_ints(pads, "pads", op)
+        self._kernel = _ints(ksize, "ksize", op, (2,), 1)
+        self._dilation = _four_ints(dilations, "dilations", op, True)[2:]
+        if data_format != "NCHW":
+            raise ValueError(f"For '{op}', only data_format='NCHW' is supported, but got {data_format!r}")
+
+    def __call__(self, x, offsets):
+        return _deformable_offsets(x, offsets, self._kernel, self._stride, self._pads, self._dilation,
+                                   self.deformable_groups, self.modulated, "DeformableOffsets")

@@ -25,17 +25,19 @@ from . import nn_activation as _activation
 from . import nn_conv as _conv
 from .nn_activation import *  # noqa: F401,F403
 from . import nn_pool as _pool
+from . import nn_detection as _detection
 from . import nn_loss as _loss
 from . import nn_norm as _norm
 from . import nn_resize as _resize
 from .nn_conv import *  # noqa: F401,F403
 from .nn_pool import *  # noqa: F401,F403
+from .nn_detection import *  # noqa: F401,F403
 from .nn_loss import *  # noqa: F401,F403
 from .nn_norm import *  # noqa: F401,F403
 from .nn_resize import *  # noqa: F401,F403
 
 __all__ = (list(_activation.__all__) + list(_conv.__all__) + list(_pool.__all__) + list(_resize.__all__)
-           + list(_norm.__all__) + list(_loss.__all__))
+           + list(_norm.__all__) + list(_loss.__all__) + list(_detection.__all__))
 
 # Tensor methods this module gives the Tensor class (name -> function), installed by cellkit.ops.
 TENSOR_METHODS = dict(_activation.TENSOR_METHODS)

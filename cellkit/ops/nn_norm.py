@@ -157,6 +157,8 @@ class L2Normalize(Primitive):
         op = "L2Normalize"
         if isinstance(axis, bool) or not isinstance(axis, (int, tuple, list)):
             raise TypeError(f"For '{op}', 'axis' must be an int, a tuple or a list, but got {describe(axis)}")
+        if isinstance(axis, (tuple, list)) and len(axis) != 1:
+            raise TypeError(f"For '{op}', 'axis' must hold exactly one axis (as in MindSpore 2.10), but got {axis!r}")
         _float(epsilon, "epsilon", op, allow_int=False)
 
     def __call__(self, x):

@@ -396,12 +396,12 @@ class ResizeBicubic(Primitive):
 class ResizeLinear1D(Primitive):
     """``ResizeLinear1D(coordinate_transformation_mode='align_corners')(x, size)``: linear resizing of ``(N, C, W)``.
 
-    ``coordinate_transformation_mode`` is ``'align_corners'``, ``'half_pixel'`` or ``'asymmetric'``.
+    ``coordinate_transformation_mode`` is ``'align_corners'`` or ``'half_pixel'``.
     """
 
     @prim_attr_register
     def __init__(self, coordinate_transformation_mode="align_corners"):
-        modes = {"align_corners": "align", "half_pixel": "half", "asymmetric": "legacy"}
+        modes = {"align_corners": "align", "half_pixel": "half"}
         if coordinate_transformation_mode not in modes:
             raise ValueError(f"For 'ResizeLinear1D', 'coordinate_transformation_mode' must be one of {list(modes)}, "
                              f"but got {coordinate_transformation_mode!r}")
