@@ -28,7 +28,7 @@ from ._core import backend, describe, normalize_axis, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
 
 __all__ = ["group_norm", "lrn", "cosine_similarity", "clip_by_norm", "clip_by_global_norm", "bidense", "one_hot",
-           "L2Normalize", "LRN", "EmbeddingLookup"]
+           "L2Normalize", "LRN", "EmbeddingLookup", "OneHot", "L2Loss"]
 
 
 def _float(value, name, op, allow_int=True):
@@ -351,6 +351,36 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     classes = backend().from_host(np.arange(int(depth)).reshape(shape))
     hot = x.expand_dims(it._data, axis=position) == classes
     return wrap(x.where(hot, on._data, off._data))
+
+
+class OneHot(Primitive):
+    """``OneHot(axis=-1)(indices, depth, on_value, off_value)``: see :func:`one_hot` (the values are Tensors).
+
+    >>> import cellkit as ms
+    >>> print(OneHot()(ms.Tensor([1]), 2, ms.Tensor(1.0), ms.Tensor(0.0)))
+    [[0. 1.]]
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=-1):
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise TypeError(f"For 'OneHot', 'axis' must be an int, but got {describe(axis)}")
+
+    def __call__(self, indices, depth, on_value, off_value):
+        return one_hot(indices, depth, on_value, off_value, self.axis)
+
+
+class L2Loss(Primitive):
+    """``L2Loss()(input)``: half the sum of the squares, ``sum(x ** 2) / 2`` (a scalar of the input's dtype).
+
+    >>> import cellkit as ms
+    >>> print(L2Loss()(ms.Tensor([1.0, 2.0])))
+    2.5
+    """
+
+    def __call__(self, input):
+        t = _float_tensor(input, "input", "L2Loss")
+        return _reduce.sum(t * t) / 2
 
 
 # -- embedding lookup ---------------------------------------------------------------------------------------

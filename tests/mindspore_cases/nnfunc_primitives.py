@@ -256,3 +256,17 @@ def prim_KLDivLoss_reductions(ms, ops, nn, np):
     logits = ms.Tensor(np.array([[-0.8, 1.2, 0.7], [-0.1, -3.3, 2.2]], np.float32))
     labels = ms.Tensor(np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]], np.float32))
     return tuple(ops.KLDivLoss(r)(logits, labels) for r in ("none", "mean", "sum", "batchmean"))
+
+
+@CASES.case
+def prim_OneHot(ms, ops, nn, np):
+    indices = ms.Tensor(np.array([[0, 2], [1, -1]], np.int32))
+    return (ops.OneHot()(indices, 3, ms.Tensor(1.0, ms.float32), ms.Tensor(0.0, ms.float32)),
+            ops.OneHot(axis=0)(indices, 3, ms.Tensor(5, ms.int64), ms.Tensor(-1, ms.int64)))
+
+
+@CASES.case
+def prim_L2Loss(ms, ops, nn, np):
+    x = _image(ms, np, (2, 3))
+    probe = ms.Tensor(np.float32(0.7))
+    return ops.L2Loss()(x), ms.grad(lambda t: ops.L2Loss()(t) * probe)(x)
