@@ -206,7 +206,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
     op = "hardtanh"
     low, high = _number(min_val, "min_val", op), _number(max_val, "max_val", op)
     if low > high:
-        raise ValueError(f"For '{op}', 'min_val' must not be greater than 'max_val', but got {low} and {high}")
+        raise ValueError(f"For '{op}', 'min_val' must not be greater than 'max_val', but got {min_val!r} and "
+                         f"{max_val!r}")
     t, a, out = _limits(input, low, high, op)
     if _dt.dtype_of(a).kind != "float":
         return wrap(out)
@@ -370,7 +371,7 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
     op = "rrelu"
     low, high = _number(lower, "lower", op), _number(upper, "upper", op)
     if low > high:
-        raise ValueError(f"For '{op}', 'lower' must not be greater than 'upper', but got {low} and {high}")
+        raise ValueError(f"For '{op}', 'lower' must not be greater than 'upper', but got {lower!r} and {upper!r}")
     t = tensor_arg(input, "input", op)
     a = t._data
     if str(t.dtype) == "Bool":

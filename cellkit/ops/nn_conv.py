@@ -220,14 +220,15 @@ def _groups(groups, op, name="groups"):
     return int(groups)
 
 
-def _out_sizes(spatial, kernel, stride, dilation, pads, op, shape):
+def _out_sizes(spatial, kernel, stride, dilation, pads, op, shape, w_shape=None):
     out = []
     for n, k, s, d, (lo, hi) in zip(spatial, kernel, stride, dilation, pads):
         span = n + lo + hi - d * (k - 1) - 1
         if span < 0:
+            weight = f" of the weight of shape {tuple(w_shape)}" if w_shape is not None else ""
             raise ValueError(f"For '{op}', the input of shape {tuple(shape)}, padded to "
                              f"{tuple(n + a + b for n, (a, b) in zip(spatial, pads))}, is smaller than the kernel "
-                             f"{tuple(kernel)} dilated by {tuple(dilation)}")
+                             f"{tuple(kernel)}{weight} dilated by {tuple(dilation)}")
         out.append(span // s + 1)
     return tuple(out)
 
@@ -285,6 +286,13 @@ def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     wt = tensor_arg(weight, "weight", op)
     _check_ndim(xt, "input", op, 3, "(N, C, L)")
     _check_ndim(wt, "weight", op, 3, "(C_out, C_in / groups, k)")
+    if any(d == 0 for d in xt.shape + wt.shape):
+        raise ValueError(f"For '{op}', 'input' and 'weight' must not be empty, but got shapes {xt.shape} and "
+                         f"{wt.shape}")
+    span = xt.shape[2] + 2 * p if mode == "pad" else xt.shape[2]
+    if mode != "same" and span < d * (wt.shape[2] - 1) + 1:
+        raise ValueError(f"For '{op}', the input of shape {xt.shape} (padded by {p}) must be at least as long as the "
+                         f"kernel of the weight of shape {wt.shape} dilated by {d}")
     x4 = _shape.expand_dims(xt, 2)
     w4 = _shape.expand_dims(wt, 2)
     out = _nn_ops._conv2d(x4, w4, bias, (1, s), (0, 0, p, p), (1, d), _groups(groups, op), op, mode)
@@ -306,12 +314,12 @@ def _conv3d(input, weight, bias, stride, pads, dilation, groups, op, mode):
                          f"do not fit groups={groups}: need input channels = weight.shape[1] * groups and "
                          "weight.shape[0] divisible by groups")
     kernel = tuple(W.shape[2:])
-    if min(kernel) < 1:
-        raise ValueError(f"For '{op}', the weight's kernel must be at least 1 in each axis, but got shape "
+    if min(kernel) < 1 or min(X.shape) < 1:
+        raise ValueError(f"For '{op}', 'input' and 'weight' must not be empty, but got shapes {tuple(X.shape)} and "
                          f"{tuple(W.shape)}")
     if mode == "same":
         pads = _same_pads(X.shape[2:], kernel, stride, dilation)
-    out_sizes = _out_sizes(X.shape[2:], kernel, stride, dilation, pads, op, X.shape)
+    out_sizes = _out_sizes(X.shape[2:], kernel, stride, dilation, pads, op, X.shape, W.shape)
     if n * o * int(np.prod(out_sizes)) >= _MAX_ELEMENTS:
         raise ValueError(f"For '{op}', the output of shape {(n, o) + out_sizes} would be too large")
     bt, b = _bias_array(bias, o, op, X.dtype)
@@ -400,9 +408,12 @@ def _conv_transpose(inputs, weight, stride, dilation, pads, output_padding, grou
     G, W = _float_operands(gt, wt, op, names)
     groups = _groups(groups, op, "group")
     c_in, cg = W.shape[:2]
+    if any(d == 0 for d in tuple(G.shape) + tuple(W.shape)):
+        raise ValueError(f"For '{op}', '{names[0]}' and '{names[1]}' must not be empty, but got shapes "
+                         f"{tuple(G.shape)} and {tuple(W.shape)}")
     if G.shape[1] != c_in or c_in % groups:
         raise ValueError(f"For '{op}', '{names[0]}' of shape {tuple(G.shape)} must have weight.shape[0] = {c_in} "
-                         f"channels, divisible by group={groups}")
+                         f"channels (the '{names[1]}' of shape {tuple(W.shape)}), divisible by group={groups}")
     if min(W.shape[2:]) < 1:
         raise ValueError(f"For '{op}', the weight's kernel must be at least 1 in each axis, but got shape "
                          f"{tuple(W.shape)}")
@@ -694,7 +705,7 @@ def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=No
     wt = tensor_arg(weight, "weight", op)
     _check_ndim(wt, "weight", op, 4, "(C_out, C_in / groups, kh, kw)")
     if tuple(wt.shape[2:]) != kernel:
-        raise ValueError(f"For '{op}', the weight's kernel {tuple(wt.shape[2:])} must equal kernel_size {kernel}")
+        raise ValueError(f"For '{op}', the kernel of the weight of shape {wt.shape} must equal kernel_size {kernel}")
     sampled = _deformable_offsets(x, offsets, kernel, stride, pads, dilation, deformable_groups, modulated, op)
     return _nn_ops._conv2d(sampled, wt, bias, kernel, (0, 0, 0, 0), (1, 1), _groups(groups, op), op)
 

@@ -238,6 +238,8 @@ def _greedy(inputs, sequence_length, merge_repeated, op):
         raise TypeError(f"For '{op}', 'inputs' must be a float32 or float64 Tensor, but got {it.dtype}")
     st = tensor_arg(sequence_length, "sequence_length", op)
     T, N, C = it.shape
+    if C == 0:
+        raise ValueError(f"For '{op}', 'inputs' must have at least one class, but got shape {it.shape}")
     if st.shape != (N,) or _dt.dtype_of(st._data).kind not in ("int", "uint"):
         raise ValueError(f"For '{op}', 'sequence_length' must be an int Tensor of shape ({N},), but got "
                          f"{describe(st)}")
@@ -427,6 +429,9 @@ class CombinedNonMaxSuppression(Primitive):
         if per_class < 0 or total <= 0:
             raise ValueError(f"For '{op}', 'max_output_size_per_class' must be >= 0 and 'max_total_size' > 0, but got "
                              f"{per_class} and {total}")
+        if bt.shape[0] * total * 4 >= 2 ** 31:
+            raise ValueError(f"For '{op}', 'max_total_size' {total} makes an output too large for a batch of "
+                             f"{bt.shape[0]}")
         threshold = float(_scalar(iou_threshold, "iou_threshold", op, numbers.Real))
         if not 0 <= threshold <= 1:
             raise ValueError(f"For '{op}', 'iou_threshold' must be in [0, 1], but got {threshold}")

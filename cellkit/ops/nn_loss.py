@@ -219,6 +219,11 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
     _same_dtype(t, a, ("target", "input1"), op)
     _reduction(reduction, op)
     _broadcastable(a, b, ("input1", "input2"), op)
+    _broadcastable(a, t, ("input1", "target"), op)
+    _broadcastable(b, t, ("input2", "target"), op)
+    if any(d == 0 for d in a.shape + b.shape + t.shape):
+        raise ValueError(f"For '{op}', the inputs must not be empty, but got shapes {a.shape}, {b.shape} and "
+                         f"{t.shape}")
     return _reduce_loss(_relu(-t * (a - b) + margin), reduction)
 
 
@@ -235,9 +240,10 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     a = _float_tensor(input1, "input1", op, ints_as_float=True)
     b = _float_tensor(input2, "input2", op, ints_as_float=True)
     t = tensor_arg(target, "target", op)
+    given = margin
     margin = _number(margin, "margin", op)
     if not -1 <= margin <= 1:
-        raise ValueError(f"For '{op}', 'margin' must be in [-1, 1], but got {margin}")
+        raise ValueError(f"For '{op}', 'margin' must be in [-1, 1], but got {describe(given)}")
     _reduction(reduction, op)
     if a.ndim < 2 or a.shape != b.shape:
         raise ValueError(f"For '{op}', 'input1' and 'input2' must have one shape of at least 2 dimensions, but got "
@@ -293,7 +299,8 @@ def _multi_margin(input, target, p, margin, weight, reduction, op):
     n, c = a.shape
     labels = np.asarray(t.asnumpy()).astype(np.int64)
     if ((labels < 0) | (labels >= c)).any():
-        raise ValueError(f"For '{op}', 'target' must hold class indices in [0, {c}), but got {labels.tolist()}")
+        raise ValueError(f"For '{op}', 'target' must hold class indices in [0, {c}) for an input of shape {a.shape}, "
+                         f"but got {labels.tolist()}")
     onehot = wrap(backend().from_host((labels[:, None] == np.arange(c)[None, :]).astype(
         np.dtype(str(a._data.dtype).rsplit(".", 1)[-1]))))
     picked = _reduce.sum(a * onehot, 1, True)
@@ -371,7 +378,10 @@ _UNREACHABLE = -1e30  # log-probability of states no alignment reaches (finite: 
 
 def _int_vector(value, name, op, n):
     if isinstance(value, (tuple, list)):
-        arr = np.asarray(value)
+        try:
+            arr = np.asarray(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"For '{op}', '{name}' must be a tuple of {n} ints, but got {describe(value)}") from None
     else:
         t = tensor_arg(value, name, op)
         if _dt.dtype_of(t._data).kind not in ("int", "uint"):
@@ -451,13 +461,14 @@ def _ctc_checks(log_probs, targets, input_lengths, target_lengths, blank, op):
     if lp.ndim != 3:
         raise ValueError(f"For '{op}', 'log_probs' must be 3-D (T, N, C), but got shape {lp.shape}")
     if tg.ndim != 2 or tg.shape[0] != lp.shape[1] or tg.shape[1] < 1:
-        raise ValueError(f"For '{op}', 'targets' must be 2-D (N, S) with N = {lp.shape[1]} and S >= 1, but got "
-                         f"shape {tg.shape}")
+        raise ValueError(f"For '{op}', 'targets' must be 2-D (N, S) with N = {lp.shape[1]} (from 'log_probs' of shape "
+                         f"{lp.shape}) and S >= 1, but got shape {tg.shape}")
     if _dt.dtype_of(tg._data).kind not in ("int", "uint"):
         raise TypeError(f"For '{op}', 'targets' must be an int Tensor, but got {tg.dtype}")
     T, N, C = lp.shape
     if isinstance(blank, bool) or not isinstance(blank, (int, np.integer)) or not 0 <= blank < C:
-        raise ValueError(f"For '{op}', 'blank' must be in [0, {C}), but got {describe(blank)}")
+        raise ValueError(f"For '{op}', 'blank' must be in [0, {C}) for 'log_probs' of shape {lp.shape}, but got "
+                         f"{describe(blank)}")
     il = _int_vector(input_lengths, "input_lengths", op, N)
     tl = _int_vector(target_lengths, "target_lengths", op, N)
     if ((il < 0) | (il > T)).any():
@@ -466,6 +477,11 @@ def _ctc_checks(log_probs, targets, input_lengths, target_lengths, blank, op):
         raise RuntimeError(f"For '{op}', each target length must be in [0, input length], but got target_lengths "
                            f"{tl.tolist()} for input_lengths {il.tolist()}")
     labels = np.asarray(tg.asnumpy()).astype(np.int64)
+    used = np.arange(labels.shape[1])[None, :] < tl[:, None]
+    if ((labels < 0) | (labels >= C))[used].any():
+        raise ValueError(f"For '{op}', 'targets' must hold class indices in [0, {C}) (the classes of 'log_probs' of "
+                         f"shape {lp.shape}), but got values from {labels[used].min()} to {labels[used].max()}")
+    labels = np.where(used, labels, 0)
     return lp, labels, il, tl, int(blank)
 
 

@@ -190,8 +190,19 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-08):
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
         raise TypeError(f"For '{op}', 'dim' must be an int, but got {describe(dim)}")
     dim = normalize_axis(dim, ndim, op, "dim")
+    try:
+        common = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    except ValueError:
+        raise ValueError(f"For '{op}', the shapes of 'x1' {a.shape} and 'x2' {b.shape} cannot be broadcast "
+                         "together") from None
+    if any(d == 0 for d in common):
+        raise ValueError(f"For '{op}', the inputs must not be empty, but got shapes {a.shape} and {b.shape}")
+    # Each input's norm is its own (along its own axis, before broadcasting), as MindSpore computes it.
+    a = _shape.reshape(a, (1,) * (ndim - a.ndim) + tuple(a.shape))
+    b = _shape.reshape(b, (1,) * (ndim - b.ndim) + tuple(b.shape))
     dot = _reduce.sum(a * b, dim)
-    norms = _math.sqrt(_reduce.sum(a * a, dim)) * _math.sqrt(_reduce.sum(b * b, dim))
+    norms = _math.sqrt(_reduce.sum(a * a, dim, True)) * _math.sqrt(_reduce.sum(b * b, dim, True))
+    norms = _shape.reshape(norms, tuple(dot.shape)) if tuple(norms.shape) != tuple(dot.shape) else norms
     return dot / _math.maximum(norms, eps)
 
 
@@ -296,9 +307,9 @@ def bidense(input1, input2, weight, bias=None):
         raise ValueError(f"For '{op}', 'input1' and 'input2' must agree on every axis but the last, but got shapes "
                          f"{a.shape} and {b.shape}")
     o, i1, i2 = w.shape
-    if a.shape[-1] != i1 or b.shape[-1] != i2:
+    if a.shape[-1] != i1 or b.shape[-1] != i2 or o == 0:
         raise ValueError(f"For '{op}', the last axes of 'input1' {a.shape} and 'input2' {b.shape} must be "
-                         f"weight.shape[1:] = {(i1, i2)}")
+                         f"weight.shape[1:] of the (non-empty) 'weight' of shape {w.shape}")
     lead = tuple(a.shape[:-1])
     a2 = _shape.reshape(a, (-1, i1))
     b2 = _shape.reshape(b, (-1, 1, i2))
@@ -338,8 +349,8 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
         raise ValueError(f"For '{op}', 'on_value' and 'off_value' must be scalars, but got shapes {on.shape} and "
                          f"{off.shape}")
     if on.dtype != off.dtype:
-        raise TypeError(f"For '{op}', 'on_value' and 'off_value' must have the same dtype, but got {on.dtype} and "
-                        f"{off.dtype}")
+        raise TypeError(f"For '{op}', 'on_value' and 'off_value' must have the same dtype, but got "
+                        f"{describe(on_value)} ({on.dtype}) and {describe(off_value)} ({off.dtype})")
     if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) or not -1 <= axis <= it.ndim:
         raise ValueError(f"For '{op}', 'axis' must be in [-1, {it.ndim}], but got {describe(axis)}")
     if int(np.prod(it.shape, dtype=np.float64)) * depth >= 2 ** 31:
@@ -407,6 +418,8 @@ class EmbeddingLookup(Primitive):
             raise TypeError(f"For '{op}', 'input_indices' must be an int Tensor, but got {it.dtype}")
         if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
             raise TypeError(f"For '{op}', 'offset' must be an int, but got {describe(offset)}")
+        if not -2 ** 62 < offset < 2 ** 62:
+            raise ValueError(f"For '{op}', 'offset' must be within the Int64 range, but got {offset}")
         x = xp()
         rows = pt.shape[0]
         local = x.astype(it._data, x.int64) - int(offset)

@@ -586,14 +586,16 @@ def _unpool(x, indices, kernel_size, stride, padding, output_size, op, ndim):
                 raise ValueError(f"For '{op}', 'output_size' {tuple(output_size)} must be within one stride "
                                  f"{tuple(stride)} of the default size {default}")
     if any(o < 1 for o in outs):
-        raise ValueError(f"For '{op}', the output size {outs} must be positive")
+        raise ValueError(f"For '{op}', the output size {outs} (from kernel_size {kernel}, stride {stride} and padding "
+                         f"{pads}) must be positive")
     n_planes = int(np.prod(t.shape[:2]))
     plane = int(np.prod(outs))
     _check_size(n_planes * plane, "output", op)
     x_ = xp()
     if bool(backend().to_host(x_.any((ind < 0) | (ind >= plane)))):
+        host = backend().to_host(ind)
         raise RuntimeError(f"For '{op}', every value of 'indices' must be in [0, {plane}) for an output of spatial "
-                         f"size {outs}")
+                           f"size {outs}, but got values from {host.min().item()} to {host.max().item()}")
     offsets = x_.reshape(_device(np.arange(n_planes, dtype=np.int64) * plane),
                          (t.shape[0], t.shape[1]) + (1,) * ndim)
     glob = x_.reshape(x_.astype(ind, x_.int64) + offsets, (-1,))
@@ -675,7 +677,7 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices, s
     for n, k, o in zip(spatial, kernel, outs):
         if o < 1 or o + k - 1 >= n:
             raise ValueError(f"For '{op}', 'output_size' {outs} plus 'kernel_size' {kernel} minus 1 must be smaller "
-                             f"than the input's spatial size {spatial}")
+                             f"than the spatial size of 'input' of shape {xt.shape}")
     n_planes = t.shape[0] * t.shape[1]
     if samples is None:
         u = backend().to_host(_random._uniform_like(xp().zeros((n_planes, ndim), dtype=xp().float32)
@@ -688,9 +690,12 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices, s
         if tuple(st.shape) != (t.shape[0], t.shape[1], ndim):
             raise ValueError(f"For '{op}', '_random_samples' must have shape {(t.shape[0], t.shape[1], ndim)}, "
                              f"but got {st.shape}")
+        if _dt.dtype_of(st._data).kind != "float":
+            raise TypeError(f"For '{op}', '_random_samples' must be a float Tensor, but got {st.dtype}")
         u = np.asarray(st.asnumpy(), np.float64).reshape(n_planes, ndim)
-        if ((u < 0) | (u >= 1)).any():
-            raise ValueError(f"For '{op}', '_random_samples' must hold values in [0, 1)")
+        if not (np.isfinite(u) & (u >= 0) & (u < 1)).all():
+            raise ValueError(f"For '{op}', '_random_samples' must hold values in [0, 1), but got values from "
+                             f"{u.min()} to {u.max()}")
     # The samples of each plane, in PyTorch's order: the last axis (W) takes sample 0 in 2-D.
     order = (1, 0) if ndim == 2 else (0, 1, 2)
     tables = np.empty((n_planes, int(np.prod(outs)), int(np.prod(kernel))), np.int64)

@@ -272,6 +272,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if mode not in ("linear", "bilinear", "bicubic", "trilinear"):
             raise ValueError(f"For '{op}', 'align_corners' is only for the linear and cubic modes, but mode is "
                              f"{mode!r}")
+    if recompute_scale_factor is not None and not isinstance(recompute_scale_factor, bool):
+        raise TypeError(f"For '{op}', 'recompute_scale_factor' must be a bool or None, but got "
+                        f"{describe(recompute_scale_factor)}")
     scales = None
     if size is not None:
         sizes = _positive_ints(size, "size", op, n)
@@ -402,7 +405,7 @@ class ResizeLinear1D(Primitive):
     @prim_attr_register
     def __init__(self, coordinate_transformation_mode="align_corners"):
         modes = {"align_corners": "align", "half_pixel": "half"}
-        if coordinate_transformation_mode not in modes:
+        if not isinstance(coordinate_transformation_mode, str) or coordinate_transformation_mode not in modes:
             raise ValueError(f"For 'ResizeLinear1D', 'coordinate_transformation_mode' must be one of {list(modes)}, "
                              f"but got {coordinate_transformation_mode!r}")
         self._convention = modes[coordinate_transformation_mode]
@@ -755,7 +758,7 @@ def pixel_shuffle(input, upscale_factor):
     *lead, c, h, w = t.shape
     if c % (r * r):
         raise ValueError(f"For '{op}', the channels {c} of 'input' (shape {t.shape}) must be divisible by "
-                         f"upscale_factor ** 2 = {r * r}")
+                         f"upscale_factor ** 2 = {r * r} (upscale_factor {r})")
     k = len(lead)
     y = _shape.reshape(t, tuple(lead) + (c // (r * r), r, r, h, w))
     y = _shape.transpose(y, tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2))
