@@ -21,11 +21,12 @@ import numpy as np
 
 from .. import autograd as _ag
 from .. import batching as _batching
+from .. import dtype as _dt
 from .. import seed as _seed
 from ._core import backend, float_array, record, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
 
-__all__ = ["dropout", "Dropout"]
+__all__ = ["dropout", "Dropout", "dropout1d", "dropout2d", "dropout3d", "Dropout2D", "Dropout3D"]
 
 # Generators for explicit ``seed=`` arguments: each seed gets its own stream,
 # restarted whenever ``set_seed`` replaces the global generator.
@@ -170,7 +171,6 @@ __all__ = __all__ + [
     "StandardLaplace", "StandardNormal",
 ]
 
-from .. import dtype as _dt  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
 from ._core import describe, dtype_arg  # noqa: E402
 
@@ -996,3 +996,135 @@ class RandomChoiceWithMask(Primitive):
 
     def __call__(self, input_x):
         return _choice_with_mask(input_x, self.count, self._gen.get(), "RandomChoiceWithMask")
+def _uniform_like(like, generator):
+    """Uniform [0, 1) draws shaped like the array ``like`` (in its float dtype), from ``generator``."""
+    if _batching.is_batched(like):
+        raise _batching.Unbatchable("random draws inside vmap are made one example at a time")
+    x = xp()
+    dtype = like.dtype if like.dtype in (x.float32, x.float64) else x.float32
+    return backend().random_uniform(generator, like.shape, dtype)
+
+
+# -- channel dropout ----------------------------------------------------------------------------------
+def _check_p(p, op, name="p"):
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"For '{op}', '{name}' must be a float, but got {type(p).__name__} {p!r}")
+    if not 0 <= p <= 1:
+        raise ValueError(f"For '{op}', '{name}' must be in [0.0, 1.0], but got {p}")
+    return float(p)
+
+
+def _channel_dropout(t, keep_prob, op, record_name, batched=True):
+    """Zero whole channels (axis 1, or axis 0 of an unbatched input) with probability ``1 - keep_prob``.
+
+    Returns ``(output Tensor, keep array shaped like the input)``.  The kept channels are
+    scaled by ``1 / keep_prob``; integer tensors keep their dtype (the scaled values are
+    truncated, as MindSpore's integer kernels do).
+    """
+    x = xp()
+    a = t._data
+    if _dt.dtype_of(a).kind == "bool":
+        raise TypeError(f"For '{op}', 'input' must be a Tensor of numbers, but got {t.dtype}")
+    channel_axes = 2 if batched else 1
+    mask_shape = tuple(a.shape[:channel_axes]) + (1,) * (a.ndim - channel_axes)
+    probe = x.zeros(mask_shape, dtype=x.float32) if backend().is_numpy else \
+        x.zeros(mask_shape, dtype=x.float32, device=a.device)
+    keep = _keep_mask(probe, keep_prob, _stream(None)) if keep_prob < 1 else probe == 0
+    keep = x.broadcast_to(keep, tuple(a.shape))
+    is_float = _dt.dtype_of(a).kind == "float"
+    work = a if is_float else x.astype(a, _dt.float64.to_backend(x))
+    scale = 1 / keep_prob if keep_prob > 0 else 0.0
+    out = work * (x.astype(keep, work.dtype) * scale)
+    if not is_float:
+        return wrap(x.astype(out, a.dtype)), keep
+    if _ag._depth == 0 or t._node is None:
+        return wrap(out), keep
+    return record(out, record_name, _dropout_rule, (t,), (keep,), (None,), scale), keep
+
+
+def _dropout_nd(input, p, training, op, ndims):
+    p = _check_p(p, op)
+    if not isinstance(training, bool):
+        raise TypeError(f"For '{op}', 'training' must be a bool, but got {type(training).__name__} {training!r}")
+    t = tensor_arg(input, "input", op)
+    if t.ndim not in ndims:
+        expected = " or ".join(f"{n}-D" for n in ndims)
+        raise ValueError(f"For '{op}', 'input' must be a {expected} Tensor, but got shape {t.shape} "
+                         f"({t.ndim} dimensions)")
+    if not training or p == 0:
+        return t
+    return _channel_dropout(t, 1 - p, op, "Dropout", t.ndim == max(ndims))[0]
+
+
+def dropout1d(input, p=0.5, training=True):
+    """Zero whole channels of an ``(N, C, L)`` or ``(C, L)`` tensor with probability ``p``.
+
+    The channels kept are scaled by ``1 / (1 - p)``.  With ``training=False`` (or ``p=0``)
+    the input is returned as it is.
+
+    >>> import cellkit as ms
+    >>> print(dropout1d(ms.Tensor([[1.0, 2.0]]), p=0.5, training=False))
+    [[1. 2.]]
+    """
+    return _dropout_nd(input, p, training, "dropout1d", (2, 3))
+
+
+def dropout2d(input, p=0.5, training=True):
+    """Zero whole channels (feature maps ``(H, W)``) of an ``(N, C, H, W)`` tensor with probability ``p``.
+
+    >>> import cellkit as ms
+    >>> import numpy as np
+    >>> ms.set_seed(1)
+    >>> y = dropout2d(ms.Tensor(np.ones((1, 8, 2, 2), np.float32)), p=0.5)
+    >>> sorted(set(y.asnumpy().ravel().tolist()) | {0.0, 2.0})
+    [0.0, 2.0]
+    """
+    return _dropout_nd(input, p, training, "dropout2d", (4,))
+
+
+def dropout3d(input, p=0.5, training=True):
+    """Zero whole channels (volumes ``(D, H, W)``) of an ``(N, C, D, H, W)`` tensor with probability ``p``.
+
+    >>> import cellkit as ms
+    >>> import numpy as np
+    >>> print(dropout3d(ms.Tensor(np.ones((1, 1, 1, 1, 2), np.float32)), training=False))
+    [[[[[1. 1.]]]]]
+    """
+    return _dropout_nd(input, p, training, "dropout3d", (5,))
+
+
+class _ChannelDropout(Primitive):
+    _ndim = 4
+
+    @prim_attr_register
+    def __init__(self, keep_prob=0.5):
+        _check_p(keep_prob, type(self).__name__, "keep_prob")
+
+    def __call__(self, x):
+        op = type(self).__name__
+        t = tensor_arg(x, "x", op)
+        if t.ndim != self._ndim:
+            raise ValueError(f"For '{op}', 'x' must be a {self._ndim}-D Tensor, but got shape {t.shape}")
+        out, keep = _channel_dropout(t, float(self.keep_prob), op, op)
+        return out, wrap(keep)
+
+
+class Dropout2D(_ChannelDropout):
+    """``Dropout2D(keep_prob=0.5)(x)`` -> ``(output, mask)``: channel dropout of an NCHW tensor.
+
+    ``mask`` is a Bool tensor shaped like ``x``: True where the channel was kept.
+
+    >>> import cellkit as ms
+    >>> import numpy as np
+    >>> out, mask = Dropout2D(keep_prob=1.0)(ms.Tensor(np.ones((1, 2, 1, 1), np.float32)))
+    >>> print(out.shape, mask.dtype)
+    (1, 2, 1, 1) Bool
+    """
+
+    _ndim = 4
+
+
+class Dropout3D(_ChannelDropout):
+    """``Dropout3D(keep_prob=0.5)(x)`` -> ``(output, mask)``: channel dropout of an NCDHW tensor."""
+
+    _ndim = 5
