@@ -15,3 +15,4 @@ from .layers import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .optim import *  # noqa: F401,F403  (optimizers and learning-rate schedules)
 from .wrap import *  # noqa: F401,F403  (WithLossCell, TrainOneStepCell, WithEvalCell ...)
+from . import dynamic_lr, learning_rate_schedule  # noqa: E402  (MindSpore's module paths of the rates)

@@ -66,10 +66,10 @@ def float_in_range(value, name, cls, low, high, closed=(False, False)):
 
 
 def positive_int(value, name, cls):
-    """An int > 0 (TypeError for another type; a bool is a ValueError, as in MindSpore)."""
-    if not isinstance(value, int):
+    """An int > 0 (TypeError for another type, a bool included; ValueError otherwise)."""
+    if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"For '{cls}', '{name}' must be an int, but got type '{_kind(value)}'.")
-    if isinstance(value, bool) or value <= 0:
+    if value <= 0:
         raise ValueError(f"For '{cls}', '{name}' must be an int > 0, but got {value!r}.")
     return value
 
