@@ -1,0 +1,1 @@
+"""Readers of the on-disk formats: idx (MNIST), CIFAR binaries, image folders, MindRecord, text."""
