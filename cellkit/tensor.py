@@ -360,7 +360,7 @@ class Tensor:
 
     def __repr__(self):
         if self._data is None:
-            return f"Tensor(shape={_shape_list(self.shape)}, dtype={self.dtype}, value=\n)"
+            return _format_placeholder(self)
         value = _format_repr(self.asnumpy(), self.dtype)
         return f"Tensor(shape={_shape_list(self.shape)}, dtype={self.dtype}, value={value})"
 
@@ -447,7 +447,9 @@ def _shape_list(shape):
 
 
 def _format_placeholder(t):
-    return f"Tensor(shape={_shape_list(t.shape)}, dtype={t.dtype}, value=\n)"
+    """A Tensor with no values yet: a shape placeholder prints none, a delayed ``init`` says so (as MindSpore)."""
+    waiting = "<uninitialized>" if t.has_init else ""
+    return f"Tensor(shape={_shape_list(t.shape)}, dtype={t.dtype}, value=\n{waiting})"
 
 
 def _format_str(host, dtype):

@@ -147,10 +147,12 @@ def leaky_relu(input, alpha=0.2):
     """
     _check_number(alpha, "alpha", "leaky_relu")
     t = tensor_arg(input, "input", "leaky_relu")
-    if _dt.dtype_of(t._data).kind in ("int", "uint"):
-        a = t._data
+    a = t._data
+    kind = _dt.dtype_of(a).kind
+    if kind in ("int", "uint"):
         return wrap(xp().where(a >= 0, a, a * int(alpha)))
-    a = float_array(t, "leaky_relu")
+    if kind != "float":
+        a = float_array(t, "leaky_relu")
     out = a * (_mask(a >= 0, a) * (1 - alpha) + alpha)  # a factor of 1 or alpha: exact, inf-safe
     return _finish(t, out, "LeakyReLU", _leaky_relu_rule, (a,), info=alpha)
 

@@ -7,6 +7,7 @@ means then follows from its definition:
 - ``all_reduce`` of one contribution is that contribution (``'avg'`` divides by the group size, 1): the
   tensor is left as it is;
 - ``all_gather`` puts the one tensor into the one-slot ``tensor_list``;
+- ``broadcast`` from rank 0 leaves the tensor as it is;
 - ``barrier`` has nobody to wait for;
 - ``send`` and ``recv`` are not provided: point-to-point messages need a second process (MindSpore refuses
   a send to one's own rank, and a receive would wait forever), so they cannot mean anything here.
@@ -25,7 +26,7 @@ from ..tensor import Tensor
 from ._core import describe, tensor_arg
 from .primitive import Primitive, prim_attr_register
 
-__all__ = ["all_gather", "all_reduce", "barrier", "new_group", "get_rank",
+__all__ = ["all_gather", "all_reduce", "barrier", "broadcast", "new_group", "get_rank",
            "get_process_group_ranks", "get_backend", "AllReduce"]
 
 WORLD_GROUP = "hccl_world_group"
@@ -111,6 +112,28 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
                         f"and dtype {t.dtype}, but got {tuple(target.shape)} and {target.dtype}")
     from .inplace import copy_
     copy_(target, t)
+    return _async(async_op, name)
+
+
+def broadcast(tensor, src, group=None, async_op=False):
+    """Send ``tensor`` from rank ``src`` to every member: the one member is rank 0, so ``src`` must be 0.
+
+    The tensor is left as it is (it already holds rank 0's values); returns None (or a
+    :class:`CommHandle`).
+
+    >>> import cellkit as ms
+    >>> x = ms.Tensor([1.0, 2.0])
+    >>> broadcast(x, src=0)
+    >>> print(x)
+    [1. 2.]
+    """
+    name = "broadcast"
+    _tensor(tensor, "tensor", name)
+    if isinstance(src, bool) or not isinstance(src, int):
+        raise TypeError(f"For '{name}', 'src' must be an int, but got {describe(src)}")
+    g = _group(group, name)
+    if src not in _groups[g]:
+        raise ValueError(f"For '{name}', 'src' must be a rank of the group {g!r} ({_groups[g]}), but got {src}")
     return _async(async_op, name)
 
 

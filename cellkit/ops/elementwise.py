@@ -1443,6 +1443,14 @@ def _addc(op, input, tensor1, tensor2, value):
         for t, n in zip(tensors, names):
             check_kind(t, NUMBER_KINDS, op, n)
     _same_dtype(op, names, tensors)
+    shapes = [tuple(t.shape) for t in tensors]
+    if isinstance(value, Tensor):
+        shapes.append(tuple(_tensor(value, "value", op).shape))
+    try:
+        np.broadcast_shapes(*shapes)  # shape arithmetic only
+    except ValueError:
+        described = ", ".join(f"'{n}' {sh}" for n, sh in zip(names + ("value",), shapes))
+        raise ValueError(f"For '{op}', the shapes of {described} cannot be broadcast together") from None
     if isinstance(value, Tensor):
         value = _tensor(value, "value", op)
         if value.dtype is not tensors[0].dtype:
@@ -2206,12 +2214,18 @@ def _multiply_method(self, value):
     return _math.mul(self, value)
 
 
+def _true_divide_method(self, other):
+    """``Tensor.true_divide(other)``: ``self / other``."""
+    return _math.div(self, other)
+
+
 def _float_power_method(self, other):
     """``Tensor.float_power(other)``."""
     return float_power(self, other)
 
 
 TENSOR_METHODS = {
+    "addcdiv": addcdiv, "addcmul": addcmul, "is_floating_point": is_floating_point,
     "absolute": absolute, "acos": acos, "acosh": acosh, "arccos": arccos, "arccosh": arccosh, "arcsin": arcsin,
     "arcsinh": arcsinh, "arctan": arctan, "arctan2": arctan2, "arctanh": arctanh, "asin": asin, "asinh": asinh,
     "atan": atan, "atan2": atan2, "atanh": atanh, "cos": _math.cos, "cosh": cosh, "sin": _math.sin, "sinh": sinh,
@@ -2219,7 +2233,7 @@ TENSOR_METHODS = {
     "expm1": _math.expm1, "log10": log10, "log1p": _math.log1p, "log2": log2, "floor": _math.floor,
     "ceil": _math.ceil, "round": _round_method, "trunc": trunc, "frac": frac, "sign": _sign_method, "sgn": sgn,
     "signbit": signbit, "reciprocal": _math.reciprocal, "remainder": _math.remainder, "fmod": fmod, "fmax": fmax,
-    "fmin": fmin, "floor_divide": _math.floor_divide, "true_divide": _math.true_divide, "divide": _math.divide,
+    "fmin": fmin, "floor_divide": _math.floor_divide, "true_divide": _true_divide_method, "divide": _math.divide,
     "multiply": _multiply_method, "subtract": _math.subtract, "negative": _math.negative, "positive": positive,
     "logaddexp": logaddexp, "logaddexp2": logaddexp2, "logical_and": _math.logical_and,
     "logical_not": _math.logical_not, "logical_or": _math.logical_or, "logical_xor": logical_xor, "logit": logit,

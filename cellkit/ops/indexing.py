@@ -1153,6 +1153,7 @@ def _gather_nd_method(self, indices):
 
 # Tensor methods this module gives the Tensor class (name -> function), installed by cellkit.ops.
 TENSOR_METHODS = {
+    "inplace_update": inplace_update,
     "gather_elements": _gather_elements_method, "gather_nd": _gather_nd_method, "index": _index,
     "index_add": _index_add_method, "index_fill": _index_fill_method, "index_put": index_put,
     "index_select": _index_select_method, "masked_fill": _masked_fill_method,

@@ -440,7 +440,7 @@ def floor_div(x, y):
 
 def _keep_bool(out, A, B):
     """``out`` back in Bool when both operands were Bool (NumPy computes bools as int8)."""
-    if _dt.dtype_of(out).kind == "int" and hasattr(A, "dtype") and _dt.dtype_of(A) is _dt.bool_ \
+    if _dt.dtype_of(out).kind in ("int", "uint") and hasattr(A, "dtype") and _dt.dtype_of(A) is _dt.bool_ \
             and getattr(B, "dtype", None) == A.dtype:
         x = xp()
         return x.astype(out, _dt.bool_.to_backend(x))

@@ -189,8 +189,10 @@ def concat(tensors, axis=0):
     arrays = _common_dtype_arrays(ts, "concat")
     axis = normalize_axis(axis, arrays[0].ndim, "concat")
     ref = arrays[0].shape
+    before, after = ref[:axis], ref[axis + 1:]
     for a in arrays[1:]:
-        if a.ndim != len(ref) or any(d != r for i, (d, r) in enumerate(zip(a.shape, ref)) if i != axis):
+        shape = a.shape
+        if len(shape) != len(ref) or shape[:axis] != before or shape[axis + 1:] != after:
             raise ValueError(
                 f"For 'concat', all shapes must match except along axis {axis}, but got "
                 f"{[tuple(t.shape) for t in arrays]}"
@@ -229,7 +231,19 @@ def stack(tensors, axis=0):
     if not -n - 1 <= axis <= n:
         raise ValueError(f"For 'stack', 'axis' must be in range [{-n - 1}, {n}], but got {axis}")
     axis = axis % (n + 1)
-    return concat([expand_dims(t, axis) for t in ts], axis)
+    arrays = _common_dtype_arrays(ts, "stack")
+    out = xp().stack(arrays, axis=axis)
+    if _ag._depth == 0 or all(t._node is None for t in ts):
+        return wrap(out)
+    return record(out, "Stack", _stack_rule, ts, info=(axis, tuple(t._data.dtype for t in ts)))
+
+
+def _stack_rule(m, node, g):
+    """Input ``i`` gets the gradient's slice ``i`` along the new axis back."""
+    axis, dtypes = node.info
+    lead = (slice(None),) * axis
+    return tuple(None if parent is None else m.astype(g[lead + (i, Ellipsis)], dt)
+                 for i, (dt, parent) in enumerate(zip(dtypes, node.inputs)))
 
 
 def split(tensor, split_size_or_sections, axis=0):
@@ -551,6 +565,10 @@ def _is_whole_array_key(index):
     return hasattr(index, "dtype") and hasattr(index, "shape")
 
 
+# Index parts NumPy applies as they are, each element picked at most once (a "basic" key).
+_BASIC_PARTS = frozenset((int, slice, type(None), type(Ellipsis)))
+
+
 def getitem(input, key):
     """``input[key]`` with NumPy's indexing rules, differentiable (the gradient is scattered back).
 
@@ -561,6 +579,19 @@ def getitem(input, key):
     The backward of picking is putting back (:func:`_index_put`), whose own
     backward picks again: indexing differentiates to any order.
     """
+    kind = type(key)
+    if (kind in _BASIC_PARTS or kind is tuple and all(type(part) in _BASIC_PARTS for part in key)) \
+            and _backend._current.is_numpy and isinstance(input, Tensor) and input._data is not None:
+        # ``x[3]``, ``x[:, 1:5]`` in a student's loop: NumPy applies a basic key as it is, so skip
+        # the key conversion and the plan (the same result as the general path below, much sooner).
+        arr = input._data
+        try:
+            out = arr[key]
+        except (IndexError, OverflowError) as exc:  # OverflowError: an int beyond Int64
+            raise IndexError(f"index {key!r} is out of bounds for a tensor of shape {tuple(arr.shape)}: {exc}") from None
+        if _ag._depth == 0 or input._node is None:
+            return wrap(out)
+        return record(out, "Getitem", _getitem_rule, (input,), info=(tuple(arr.shape), _IndexPlan("basic", key)))
     x = tensor_arg(input, "input", "getitem")
     arr = x._data
     be = _backend._current

@@ -2191,6 +2191,7 @@ def _t_unsorted_segment_prod(self, segment_ids, num_segments):
 
 # Tensor methods this module gives the Tensor class (name -> function), installed by cellkit.ops.
 TENSOR_METHODS = {
+    "renorm": renorm,
     "all": _t_all, "any": _t_any, "amax": _t_amax, "amin": _t_amin, "aminmax": _t_aminmax,
     "argmax_with_value": _t_argmax_with_value, "argmin_with_value": _t_argmin_with_value,
     "argsort": _t_argsort, "argwhere": _t_argwhere, "bincount": _t_bincount, "count_nonzero": _t_count_nonzero,

@@ -443,6 +443,16 @@ EXAMPLES = {
     "Tensor.unsorted_segment_min": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
     "Tensor.unsorted_segment_prod": {"segment_ids": lambda: I(2, high=2), "num_segments": lambda: 2},
     # layout, indexing and creation ops (issue 14): *args functions, Primitives and Tensor methods
+    # the last names of the op surface (ops/introspection.py, communication.broadcast, five Tensor methods)
+    "ops.broadcast": {"tensor": lambda: F(2), "src": lambda: 0},
+    "ops.get_grad": {"gradients": lambda: ((0, F(2)),), "identifier": lambda: 0},
+    "ops.is_nonzero": {"input": lambda: F(1)}, "ops.is_tensor": {"obj": lambda: F(2)},
+    "ops.shape_mul": {"shape_x": lambda: (2, 3)},
+    "ops.DtypeToEnum()": {"op_name": lambda: "MyOp", "arg_name": lambda: "dtype", "dtype": lambda: ms.float32},
+    "Tensor.addcdiv": {"tensor1": lambda: F(2, 3), "tensor2": lambda: F(2, 3) + 2},
+    "Tensor.addcmul": {"tensor1": lambda: F(2, 3), "tensor2": lambda: F(2, 3)},
+    "Tensor.inplace_update": {"v": lambda: F(1, 3), "indices": lambda: I(1, high=2)},
+    "Tensor.renorm": {"p": lambda: 2, "axis": lambda: 0, "maxnorm": lambda: 1.0},
     "ops.block_diag": {"@params": pseudo("a", "b"), "a": lambda: F(1, 2), "b": lambda: F(2)},
     "ops.cartesian_prod": {"@params": pseudo("a", "b"), "a": lambda: F(2), "b": lambda: F(3)},
     "ops.meshgrid": {"@params": pseudo("a", "b"), "a": lambda: F(2), "b": lambda: F(3)},

@@ -270,3 +270,41 @@ def prim_L2Loss(ms, ops, nn, np):
     x = _image(ms, np, (2, 3))
     probe = ms.Tensor(np.float32(0.7))
     return ops.L2Loss()(x), ms.grad(lambda t: ops.L2Loss()(t) * probe)(x)
+
+
+@CASES.case
+def prim_LayerNorm(ms, ops, nn, np):
+    x = _image(ms, np, (2, 2, 3))
+    gamma, beta = _image(ms, np, (2, 3), 3.0), _image(ms, np, (2, 3), 5.0)
+    out = ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1)(x, gamma, beta)
+    probe = _image(ms, np, (2, 2, 3), 2.0)
+    grads = ms.grad(lambda t, g: (ops.LayerNorm(1, 1)(t, g, beta)[0] * probe).sum(), grad_position=(0, 1))(x, gamma)
+    return out, grads
+
+
+@CASES.case
+def prim_classification_losses(ms, ops, nn, np):
+    logits = _image(ms, np, (3, 4))
+    labels = ms.Tensor(np.array([0, 3, 1], np.int32))
+    probs = ms.Tensor(np.array([[0.1, 0.2, 0.3, 0.4], [0.25, 0.25, 0.25, 0.25], [0.0, 1.0, 0.0, 0.0]], np.float32))
+    weight = ms.Tensor(np.array([0.5, 1.0, 1.5, 2.0], np.float32))
+    return (ops.SoftmaxCrossEntropyWithLogits()(logits, probs),
+            ops.SparseSoftmaxCrossEntropyWithLogits()(logits, labels),
+            ops.SparseSoftmaxCrossEntropyWithLogits(is_grad=True)(logits, labels),
+            ops.NLLLoss()(logits, labels, weight), ops.NLLLoss("sum", 3)(logits, labels, weight))
+
+
+@CASES.case
+def prim_BCEWithLogitsLoss(ms, ops, nn, np):
+    logits = _image(ms, np, (2, 3))
+    target = ms.Tensor(np.array([[0.0, 1.0, 0.3], [0.5, 0.0, 1.0]], np.float32))
+    weight = ms.Tensor(np.array([[1.0, 0.5, 2.0], [1.5, 1.0, 0.5]], np.float32))
+    pos_weight = ms.Tensor(np.array([1.0, 2.0, 0.5], np.float32))
+    return (ops.BCEWithLogitsLoss()(logits, target, weight, pos_weight),
+            ops.BCEWithLogitsLoss("none")(logits, target, weight, pos_weight))
+
+
+@CASES.case
+def prim_Dropout_keep_all(ms, ops, nn, np):
+    x = _image(ms, np, (2, 3))
+    return ops.Dropout(keep_prob=1.0)(x)

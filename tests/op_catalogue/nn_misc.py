@@ -202,10 +202,7 @@ OPS = [
     OpInfo("clip_by_global_norm", (Sample(((Arr((2,)), Arr((3,))),), label="default"),
                                    Sample(((Arr((2,)), Arr((1, 2))), 10.0), label="unchanged")),
            bad=(Bad("clip_norm", ((Arr((2,)),), -1.0)),)),
-    OpInfo("one_hot", (Sample((np.array([0, 2, 1]), 3), label="default"),
-                       Sample((np.array([[0, 3], [1, -1]], np.int32), 3, 1.0, 0.0), label="float_values"),
-                       Sample((np.array([1, 0]), 2, 5, -5, 0), label="axis0")),
-           bad=(Bad("float_indices", (Arr((3,)), 3)),)),
+    # one_hot is catalogued with the creation family (tests/op_catalogue/creation.py)
     # -- detection helpers
     # (MindSpore 2.10 defines no gradient for the box codings: tests/ops/test_nnfunc_misc.py checks cellkit's.)
     OpInfo("bounding_box_encode", (Sample((np.array([[2, 2, 4, 5], [0, 1, 3, 2]], np.float32),

@@ -9,7 +9,9 @@ is here, one case module each (``tests/mindspore_cases/<module>.py``, recorded i
 - ``tensor_api``: the Tensor object's own API (storage, conversions, ``new_*``, ``clone`` ...);
 - ``sparse_tensors``: ``COOTensor`` / ``CSRTensor`` and the ``coo_*`` / ``csr_*`` functions;
 - ``misc_api``: printing, functional helpers, control flow, summaries, communication, Primitives;
-- ``optimizer_prims``: the optimizer Primitives from fixed weights, moments and gradients.
+- ``optimizer_prims``: the optimizer Primitives from fixed weights, moments and gradients;
+- ``ops_leftovers``: the last names of the op surface (dtype Primitives, ``shape_mul``, ``is_nonzero``,
+  ``broadcast``, ``get_grad``, five Tensor methods).
 
 A case whose op needs another family's op that this tree does not have yet is skipped (it names the op).
 """
@@ -23,7 +25,8 @@ from cellkit import nn, ops
 from tests.mindspore_cases import load_case_module
 from tests.mindspore_cases.compare import check_case, read_fixture, record_command
 
-MODULES = ("random_draws", "tensor_inplace", "tensor_api", "sparse_tensors", "misc_api", "optimizer_prims")
+MODULES = ("random_draws", "tensor_inplace", "tensor_api", "sparse_tensors", "misc_api", "optimizer_prims",
+           "ops_leftovers")
 CASES = {m: load_case_module(m).CASES for m in MODULES}
 RECORDED = {m: read_fixture(m) for m in MODULES}
 
