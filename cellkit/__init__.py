@@ -14,13 +14,16 @@ from . import backend, dtype
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from .dtype import (DType, bfloat16, bool_, float16, float32, float64, int8, int16, int32, int64,
                     uint8, uint16, uint32, uint64)
+from .dtype import complex64, complex128  # noqa: E402  (MindSpore's complex dtypes)
 from .seed import get_seed, set_seed
 from .tensor import Tensor, tensor
 from . import ops  # noqa: E402  (attaches Tensor's operators)
 from .parameter import Parameter, ParameterTuple
+from .ops.sparse import COOTensor, CSRTensor  # noqa: E402  (MindSpore's top-level sparse tensors)
 from .transforms import GradOperation, get_grad, grad, value_and_grad, vjp
 from .jacobians import jacfwd, jacrev, jvp
 from .vmap import vmap
+from .autograd import saved_tensors_hooks  # noqa: E402  (ms.saved_tensors_hooks)
 from . import common  # noqa: E402
 from .jit_config import JitConfig
 from . import nn  # noqa: E402  (ms.nn, as in MindSpore)
@@ -71,8 +74,9 @@ single = float32
 double = float64
 
 __all__ = [
-    "Tensor", "tensor", "Parameter", "ParameterTuple", "DType", "float16", "float32", "float64",
-    "bfloat16", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "set_context", "get_context",
+    "Tensor", "tensor", "Parameter", "ParameterTuple", "COOTensor", "CSRTensor", "DType", "float16", "float32",
+    "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_",
+    "complex64", "complex128", "set_context", "get_context",
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
     "GradOperation", "get_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "ops", "common", "backend", "dtype", "nn", "JitConfig",
     "save_checkpoint", "load_checkpoint", "load_param_into_net", "trace", "jit", "graph", "runtime",

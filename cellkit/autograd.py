@@ -47,7 +47,7 @@ from . import batching as _batching
 from .hook_handles import HookRegistry
 from .tensor import Tensor
 
-__all__ = ["Node", "Leaf", "OUTPUT", "is_recording", "record", "backpropagate", "unbroadcast",
+__all__ = ["Node", "Leaf", "OUTPUT", "is_recording", "record", "backpropagate", "unbroadcast", "saved_tensors_hooks",
            "no_recording", "recording", "tensor_mode"]
 
 # How many gradient transforms are running right now (they may nest).
@@ -140,6 +140,8 @@ class Node:
         saved = self.saved
         if saved is None:
             _spent(m, self, None)
+        if type(saved) is _Packed:
+            saved = saved.unpacked()
         if not m.tensors:
             return saved
         values = []
@@ -204,6 +206,8 @@ def record(out_array, op, rule, inputs, saved=(), sources=(), info=None):
     ``inputs`` are the op's Tensor inputs (anything else counts as a
     constant).  ``saved``/``sources``/``info`` are stored on the node as
     described in :class:`Node`; the rule is called only if the sweep reaches it.
+    Inside :class:`saved_tensors_hooks` the saved arrays are kept as what the
+    pack hook made of them.
     """
     out = Tensor._from_array(out_array)
     nodes = tuple([t._node if isinstance(t, Tensor) else None for t in inputs])
@@ -211,9 +215,75 @@ def record(out_array, op, rule, inputs, saved=(), sources=(), info=None):
         if n is not None:
             if _batch_watch is not None:
                 nodes = _batch_watch.adapt(out_array, nodes, inputs)
+            if _saved_hooks and saved:
+                saved = _Packed.pack(saved, *_saved_hooks[-1])
             out._node = Node(op, rule, nodes, saved, sources, info)
             break
     return out
+
+
+# --------------------------------------------------------------------------- saved-tensor hooks
+# The (pack, unpack) pairs in force, innermost last (see saved_tensors_hooks).
+_saved_hooks = []
+
+
+class _Packed(tuple):
+    """A node's saved values as a pack hook made them, with the unpack hook that gives them back."""
+
+    __slots__ = ()
+
+    @classmethod
+    def pack(cls, saved, pack_hook, unpack_hook):
+        """``(packed values..., which were packed, unpack_hook)``: arrays go through the pack hook as Tensors."""
+        mask = tuple(is_array(a) for a in saved)
+        packed = tuple(pack_hook(Tensor._from_array(a)) if was_array else a for a, was_array in zip(saved, mask))
+        return cls(packed + (mask, unpack_hook))
+
+    def unpacked(self):
+        """The saved arrays again, each packed one given back by the unpack hook."""
+        *packed, mask, unpack_hook = self
+        values = []
+        for value, was_array in zip(packed, mask):
+            if was_array:
+                value = unpack_hook(value)
+                value = value._data if isinstance(value, Tensor) else value
+            values.append(value)
+        return tuple(values)
+
+
+class saved_tensors_hooks:
+    """Context manager: every array an op saves for backward goes through ``pack_hook`` while it runs.
+
+    ``pack_hook(tensor) -> anything`` is called when a recorded op saves a
+    Tensor for its backward rule; ``unpack_hook(packed) -> Tensor`` when the
+    rule needs it back.  Outside a gradient transform nothing is saved, so
+    neither is called.  Use it to move saved activations elsewhere, compress
+    them, or (in a lesson) to see what backward keeps.
+
+    >>> import cellkit as ms
+    >>> seen = []
+    >>> def pack(t):
+    ...     seen.append(t.shape)
+    ...     return t
+    >>> with ms.saved_tensors_hooks(pack, lambda t: t):
+    ...     g = ms.grad(lambda x: (x * x).sum())(ms.Tensor([1.0, 2.0]))
+    >>> seen, g
+    ([(2,), (2,)], Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00]))
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        for name, hook in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
+            if not callable(hook):
+                raise TypeError(f"For 'saved_tensors_hooks', '{name}' must be callable, but got {type(hook).__name__}")
+        self.hooks = (pack_hook, unpack_hook)
+
+    def __enter__(self):
+        _saved_hooks.append(self.hooks)
+        return self
+
+    def __exit__(self, *exc):
+        _saved_hooks.remove(self.hooks)
+        return False
 
 
 def higher_order(*tensors) -> bool:

@@ -16,7 +16,8 @@ import numpy as np
 
 __all__ = [
     "DType", "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",
-    "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "to_dtype", "dtype_of", "float_type",
+    "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "complex64", "complex128", "to_dtype", "dtype_of",
+    "float_type",
 ]
 
 
@@ -28,7 +29,7 @@ class DType:
     def __init__(self, name, array_name, kind, itemsize):
         self.name = name              # 'Float32' -- what print() shows
         self.array_name = array_name  # 'float32' -- the NumPy / array-API name
-        self.kind = kind              # 'float', 'int', 'uint' or 'bool'
+        self.kind = kind              # 'float', 'int', 'uint', 'bool' or 'complex'
         self.itemsize = itemsize
 
     def __str__(self):
@@ -69,8 +70,12 @@ uint16 = DType("UInt16", "uint16", "uint", 2)  # MindSpore's datasets give label
 uint32 = DType("UInt32", "uint32", "uint", 4)
 uint64 = DType("UInt64", "uint64", "uint", 8)
 bool_ = DType("Bool", "bool", "bool", 1)
+# Complex numbers (two floats): MindSpore prints them ``Complex64`` / ``Complex128``.
+complex64 = DType("Complex64", "complex64", "complex", 8)
+complex128 = DType("Complex128", "complex128", "complex", 16)
 
-ALL = (float16, float32, float64, bfloat16, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_)
+ALL = (float16, float32, float64, bfloat16, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_,
+       complex64, complex128)
 _BY_NAME = {}
 for _d in ALL:
     _BY_NAME[_d.array_name] = _d
@@ -106,6 +111,8 @@ def to_dtype(value) -> DType:
         return int64
     elif value is bool:
         return bool_
+    elif value is complex:
+        return complex128
     elif value is not None:  # np.dtype(None) would quietly mean float64
         try:
             return _BY_NAME[str(np.dtype(value))]

@@ -43,7 +43,7 @@ from .autograd import Leaf, Node
 from .tensor import Tensor
 
 __all__ = ["checkpoint", "keep", "attach_outputs", "cut_at_inputs", "sweep_region", "flatten_outputs", "replaying",
-           "Region", "HookReplay", "set_recompute", "run_cell"]
+           "Region", "HookReplay", "set_recompute", "switch_off", "run_cell"]
 
 # Regions in use, innermost last: first runs ('forward') and replays ('replay').
 _regions = []
@@ -377,8 +377,9 @@ def set_recompute(self, *, use_reentrant=True, output_recompute=False, early_sto
     ``early_stop`` changes nothing here (the replay always runs to the end).
     Keyword options (bools): ``mp_comm_recompute``,
     ``parallel_optimizer_comm_recompute``, ``recompute_slice_activation``
-    (they only matter in parallel runs; recorded).  ``mode=False`` -- the
-    spelling of MindSpore 1.x, kept by cellkit -- switches recompute off.
+    (they only matter in parallel runs; recorded); anything else -- ``mode``
+    of MindSpore 1.x included -- is a ValueError, as in MindSpore 2.10.
+    (:func:`switch_off` turns recompute off again; MindSpore has no such call.)
 
     >>> from cellkit import nn
     >>> block = nn.SequentialCell(nn.Dense(4, 16), nn.GELU(), nn.Dense(16, 4))
@@ -386,8 +387,7 @@ def set_recompute(self, *, use_reentrant=True, output_recompute=False, early_sto
     >>> block.parallel_config["recompute"]["mode"]
     True
     """
-    mode = kwargs.pop("mode", True)
-    for name, value in (("mode", mode), ("use_reentrant", use_reentrant), ("output_recompute", output_recompute),
+    for name, value in (("use_reentrant", use_reentrant), ("output_recompute", output_recompute),
                         ("early_stop", early_stop)):
         if not isinstance(value, bool):
             raise TypeError(f"For 'recompute', '{name}' must be a bool, but got {type(value).__name__}")
@@ -401,10 +401,6 @@ def set_recompute(self, *, use_reentrant=True, output_recompute=False, early_sto
             )
         if not isinstance(value, bool):
             raise TypeError(f"The parameter '{key}' must be <class 'bool'>, but got {type(value)}")
-    if not mode:
-        object.__setattr__(self, "_recompute", None)
-        self._configure_call()
-        return
     if output_recompute:
         use_reentrant = False
     options = {"mp_comm_recompute": True, "parallel_optimizer_comm_recompute": False,
@@ -416,6 +412,13 @@ def set_recompute(self, *, use_reentrant=True, output_recompute=False, early_sto
     object.__setattr__(self, "_recompute",
                        RecomputeSetting(use_reentrant, output_recompute, early_stop, context_fn, options))
     self._configure_call()
+
+
+def switch_off(cell):
+    """Stop recomputing ``cell`` (the memory explorer's checkboxes untick with it)."""
+    if cell._recompute is not None:
+        object.__setattr__(cell, "_recompute", None)
+        cell._configure_call()
 
 
 def run_cell(call):

@@ -67,6 +67,8 @@ def _host_array_from_python(data, dtype):
             dtype = _dt.int64
         elif host.dtype.kind == "b":
             dtype = _dt.bool_
+        elif host.dtype.kind == "c":
+            dtype = _dt.complex128  # Python complex numbers are Complex128 to MindSpore
         else:
             raise TypeError(
                 f"For Tensor, 'input_data' must hold numbers or bools, but got {_clip_repr(data)} "
@@ -403,7 +405,7 @@ def _to_backend_array(input_data, dtype):
         return be.from_host(host)
     if isinstance(input_data, np.generic):
         return _to_backend_array(np.asarray(input_data), dtype)
-    if isinstance(input_data, (_PY_SCALARS, list, tuple)):
+    if isinstance(input_data, (_PY_SCALARS, list, tuple, complex)):
         host, inferred = _host_array_from_python(input_data, dtype)
         dtype = dtype or inferred
         host = host.astype(dtype.to_backend(np) if be.is_numpy else _host_np_dtype(dtype))
@@ -494,7 +496,15 @@ def _element_formatter(dtype):
         return (lambda v: "True" if v else "False"), 5
     if dtype is _dt.bfloat16:
         return (lambda v: "%g" % float(v)), None  # padded to the widest shown entry
+    if dtype.kind == "complex":
+        return _complex_text, 0  # MindSpore does not pad complex entries to one width
     return (lambda v: str(int(v))), None
+
+
+def _complex_text(v):
+    """One complex value as MindSpore's repr shows it: ``1.5+2j``, ``0-2.25j``, ``nan+infj``."""
+    v = complex(v)
+    return "%g%+gj" % (v.real, v.imag)
 
 
 def _format_repr(host, dtype):
@@ -505,6 +515,8 @@ def _format_repr(host, dtype):
             return " " + ("%g" % float(value))
         if dtype is _dt.bool_:
             return " " + ("True" if value else "False")
+        if dtype.kind == "complex":
+            return " " + _complex_text(value)
         return " " + str(int(value))
     lead = " " if host.ndim == 1 else "\n"
     if host.size == 0:

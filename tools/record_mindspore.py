@@ -24,7 +24,8 @@ Fixture format (read by ``tests/test_mindspore_<module>.py``), one case per line
 
 where a value ``V`` is one of::
 
-    {"tensor": nested lists, "dtype": "Float32", "shape": [2, 2]}    # Tensor (and Parameter)
+    {"tensor": nested lists, "dtype": "Float32", "shape": [2, 2]}    # Tensor (and Parameter); a complex
+                                                                    # element is a pair [real, imag]
     {"tuple": [V, ...]}  {"list": [V, ...]}  {"dict": [[key, V], ...]}
     {"int": 3}  {"float": 1.5}  {"bool": true}  {"str": "w"}  {"none": null}
     {"dtype": "Float32"}                                            # a mindspore dtype object
@@ -95,8 +96,8 @@ def _scalar(x, np):
         return bool(x)
     if isinstance(x, np.integer):
         return int(x)
-    if isinstance(x, np.complexfloating):
-        raise TypeError("complex values are not in the fixture format yet")
+    if isinstance(x, np.complexfloating):  # a complex element is the pair [real, imaginary]
+        return [_float_text(x.real, np), _float_text(x.imag, np)]
     return _float_text(x, np)
 
 
@@ -136,7 +137,8 @@ def _leaves(value, ms):
     """Flatten a result to a list of NumPy arrays (for the mindspore_wrong evidence)."""
     import numpy as np
     if isinstance(value, ms.Tensor):
-        return [value.asnumpy().astype(np.float64)]
+        array = value.asnumpy()
+        return [array.astype(np.complex128 if array.dtype.kind == "c" else np.float64)]
     if isinstance(value, (tuple, list)):
         return [leaf for v in value for leaf in _leaves(v, ms)]
     if isinstance(value, dict):

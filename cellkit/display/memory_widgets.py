@@ -31,6 +31,7 @@ from __future__ import annotations
 import base64
 import html
 
+from .. import recompute as _recompute
 from .html import MONO, SANS, Raw, badge, el, one_line
 from .memory_svg import comparison_headline, comparison_svg, report_svg
 from .memory_timeline import format_mib
@@ -68,7 +69,7 @@ class RecomputeExplorer:
     ----------
     toggles : dict
         Cell path -> ``ipywidgets.Checkbox``; ticking calls ``cell.recompute()``,
-        unticking ``cell.recompute(mode=False)``.
+        unticking ``cellkit.recompute.switch_off(cell)``.
     measure_button, clear_button : ipywidgets.Button
         Measure one gradient step; untick every Cell.
     status : ipywidgets.HTML
@@ -99,7 +100,7 @@ class RecomputeExplorer:
             self.toggles[path] = box
         self.measure_button = w.Button(description="Measure", button_style="primary",
                                        tooltip="profile one gradient step with the ticked Cells recomputed")
-        self.clear_button = w.Button(description="untick all", tooltip="recompute(mode=False) on every Cell")
+        self.clear_button = w.Button(description="untick all", tooltip="switch recompute off on every Cell")
         self.status = w.HTML(value=el("span", "tick Cells to recompute, then press Measure", style="opacity:0.7"))
         self.chart = w.HTML(value="")
         heading = w.HTML(value=el("b", "recompute", style=SANS))
@@ -117,7 +118,7 @@ class RecomputeExplorer:
 
     def _toggled(self, path, cell):
         def on_change(change):
-            cell.recompute(mode=bool(change["new"]))
+            _set_recompute(cell, bool(change["new"]))
         return on_change
 
     def clear(self):
@@ -162,7 +163,7 @@ class RecomputeExplorer:
     def _apply(self, setting):
         for path, cell in self.cells:
             if (cell._recompute is not None) != setting.get(path, False):
-                cell.recompute(mode=setting.get(path, False))
+                _set_recompute(cell, setting.get(path, False))
 
     def _time_against(self, previous, previous_setting, report, setting, step):
         """Time the previous setting and this one in turn, ``runs`` times each; attach the times to both."""
@@ -267,3 +268,11 @@ def _static(net, loss_fn, inputs, note):
         return Display(_Noted(MemoryReportPart(report), note), report)
     except Exception as exc:  # noqa: BLE001
         return Display(TextPart(f"recompute_explorer: {note}", one_line(f"measurement failed: {exc}", 200)))
+
+
+def _set_recompute(cell, on):
+    """Tick or untick recompute on one Cell."""
+    if on:
+        cell.recompute()
+    else:
+        _recompute.switch_off(cell)

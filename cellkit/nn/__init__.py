@@ -15,3 +15,5 @@ from .layers import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .optim import *  # noqa: F401,F403  (optimizers and learning-rate schedules)
 from .wrap import *  # noqa: F401,F403  (WithLossCell, TrainOneStepCell, WithEvalCell ...)
+from .loss_scale import *  # noqa: F401,F403  (TrainOneStepWithLossScaleCell and the loss-scale update Cells)
+from . import dynamic_lr, learning_rate_schedule  # noqa: E402  (MindSpore's module paths of the rates)

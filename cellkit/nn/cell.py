@@ -4,9 +4,10 @@ A Cell owns Parameters, Buffers and child Cells, registered by assigning
 them as attributes, and defines its computation in ``construct``.  This
 file is the whole core of a Cell:
 
-- its three registries (``_params``, ``_cells``, ``_buffers``: each
-  Parameter, child and buffer is stored there once) and the attribute
-  routing that fills and reads them (``__setattr__``, ``__getattr__``);
+- its three registries (``_params``, ``_cells``, ``_buffers``) and the
+  attribute routing that fills them (``__setattr__``): each Parameter,
+  child and buffer is stored once, as an ordinary attribute, and its
+  registry keeps the names in order (see :mod:`cellkit.nn.cell_registry`);
 - traversal and naming (``cells_and_names``, ``parameters_and_names``,
   ``update_parameters_name`` ...), modes (``set_train``) and printing;
 - calling: ``net(x)`` goes straight to ``construct`` when nothing is
@@ -30,8 +31,9 @@ cellkit/recompute.py  recompute()                                 ``_recompute``
 cellkit/offload.py    offload()                                   ``_offload``
 ====================  ==========================================  ==============
 
-A new Cell holds only its registries: every other attribute answers from
-the class until something sets it.
+A new Cell holds only its registries (and what they registered) and its
+creation time: every other attribute answers from the class until
+something sets it.
 
 >>> import cellkit as ms
 >>> from cellkit import nn, ops
@@ -40,12 +42,15 @@ the class until something sets it.
 ...         return ops.add(x, y)
 >>> print(MyCell()(ms.Tensor([1, 2, 3], ms.float32), ms.Tensor([4, 5, 6], ms.float32)))
 [5. 7. 9.]
->>> sorted(vars(MyCell()))
-['_buffers', '_cells', '_params']
+>>> sorted(vars(MyCell()))  # the registries, and when it was made (MindSpore's create_time)
+['_buffers', '_cells', '_create_time', '_params']
 """
 from __future__ import annotations
 
 import re
+import time
+import typing
+import weakref
 from collections import OrderedDict
 
 from .. import offload as offload_module
@@ -54,6 +59,7 @@ from ..parameter import Parameter, ParameterTuple
 from ..tensor import Tensor
 from . import cell_bprop, cell_call, cell_hooks, cell_inputs, cell_parallel, cell_precision, cell_state
 from .buffer import Buffer
+from .cell_registry import Registry
 
 __all__ = ["Cell"]
 
@@ -104,7 +110,6 @@ class Cell:
     requires_grad = False
     _auto_prefix = True
     _call_plan = cell_call.FIRST_CALL  # None: the fast path; otherwise the stages of a call (cell_call.CallPlan)
-    _checked = False               # the first call's checks are done
     _observers = ()                # tools watching the Cell (cellkit.observers)
     _hooks = None                  # cell_hooks.CellHooks
     _state_hooks = None            # cell_state.StateHooks
@@ -122,6 +127,17 @@ class Cell:
     _cell_type = None
     _bprop_debug = False
     _compiled = False
+    mixed_precision_type = None    # set by to_float / add_flags(fp16=True) (cell_precision.py)
+
+    # MindSpore's class-level bookkeeping, kept with its names and meaning.
+    total_instance_count = 0                 # Cells alive now (+1 in __init__, -1 when one is collected)
+    global_cells = weakref.WeakKeyDictionary()  # MindSpore fills it for lazy-inline Cells only: empty here
+    IGNORE_LIST = ["_scope", "_cell_init_args", "_auto_prefix", "_cells", "_params", "_create_time",
+                   "_func_graph_flags", "_parameter_layout_dict", "_params_list", "_phase", "_bprop_debug",
+                   "_forward_pre_hook", "_forward_hook", "_backward_pre_hook", "_backward_hook",
+                   "_enable_backward_hook", "_cell_backward_pre_hook", "_cell_backward_hook", "_is_run",
+                   "_param_prefix", "_attr_synced", "pynative", "requires_grad", "cell_type"]
+    T_destination = typing.TypeVar("T_destination", bound=typing.Dict[str, typing.Any])
 
     def __init_subclass__(cls, **kwargs):
         # The spec's warning: a subclass may not define a method 'cast' nor attributes 'phase' / 'cells'.
@@ -135,9 +151,12 @@ class Cell:
 
     def __init__(self, auto_prefix=True, flags=None):
         # The registries are written with object.__setattr__: our own __setattr__ needs them to exist.
-        object.__setattr__(self, "_params", OrderedDict())
-        object.__setattr__(self, "_cells", OrderedDict())
-        object.__setattr__(self, "_buffers", OrderedDict())
+        home = self.__dict__
+        object.__setattr__(self, "_params", Registry(home))
+        object.__setattr__(self, "_cells", Registry(home))
+        object.__setattr__(self, "_buffers", Registry(home))
+        object.__setattr__(self, "_create_time", time.time_ns())
+        Cell.total_instance_count += 1
         if not auto_prefix:
             object.__setattr__(self, "_auto_prefix", False)
         if flags:
@@ -146,6 +165,17 @@ class Cell:
             self.add_flags(**flags)
 
     # ------------------------------------------------------------------ calling
+    def __del__(self):
+        if "_params" in self.__dict__:  # it ran Cell.__init__
+            # Through the class (not the module global ``Cell``, which may be gone at interpreter exit).
+            base = type(self).__mro__[-2]
+            base.total_instance_count -= 1
+
+    @property
+    def create_time(self):
+        """When the Cell was made: nanoseconds since the epoch (an int; read-only)."""
+        return self._create_time
+
     def construct(self, *args, **kwargs):
         """The computation; every subclass defines it."""
         raise AttributeError(f"For 'Cell', the method 'construct' is not defined: {type(self).__name__} must define "
@@ -154,7 +184,7 @@ class Cell:
     def __call__(self, *args, **kwargs):
         if self._call_plan is None and _direct_calls:
             return self.construct(*args, **kwargs)  # the fast path: nothing is attached to this Cell
-        if not self._checked:
+        if self._call_plan is not None and self._call_plan.first_call:
             self._first_call()
         if not _direct_calls and _graph_runtime is not None:
             # GRAPH_MODE, or a graph being traced: the graph runtime compiles, traces or runs the call.
@@ -170,10 +200,9 @@ class Cell:
             if param.has_init:
                 param.init_data()
         self.check_names_and_refresh_name()
-        object.__setattr__(self, "_checked", True)
-        self._configure_call(changed=False)  # only the first-call check goes: no compiled graph depends on it
+        self._configure_call(changed=False, checked=True)  # only the first-call check goes: no graph depends on it
 
-    def _configure_call(self, changed=True):
+    def _configure_call(self, changed=True, checked=None):
         """Choose, once, how this Cell is called: the fast path, or this list of stages (cell_call.py).
 
         Called whenever something is attached or removed (a hook, an observer,
@@ -182,6 +211,8 @@ class Cell:
         """
         if changed:
             _configuration_changed()
+        if checked is None:  # the first call's checks are done unless the current plan still waits for them
+            checked = not self._call_plan.first_call if self._call_plan is not None else True
         hooks, observers = self._hooks, self._observers
         forward_pre = bool(observers) or (hooks is not None and bool(hooks.forward_pre))
         forward = bool(observers) or (hooks is not None and bool(hooks.forward))
@@ -202,11 +233,13 @@ class Cell:
             stages.append(cell_hooks.forward_hooks)
         if backward_pre:
             stages.append(cell_hooks.gate_outputs)
-        if stages == [cell_call.run_construct]:
-            plan = None if self._checked else cell_call.FIRST_CALL
+        saved_tensor_hooks = hooks.saved_tensors if hooks is not None else None
+        if stages == [cell_call.run_construct] and saved_tensor_hooks is None:
+            plan = None if checked else cell_call.FIRST_CALL
         else:
             on_failure = cell_hooks.run_always_call_hooks if hooks is not None and hooks.always_call else None
-            plan = cell_call.CallPlan(stages, runner, identifies=forward_pre or forward, on_failure=on_failure)
+            plan = cell_call.CallPlan(stages, runner, identifies=forward_pre or forward, on_failure=on_failure,
+                                      saved_tensor_hooks=saved_tensor_hooks, first_call=not checked)
         if plan is cell_call.FIRST_CALL:
             self.__dict__.pop("_call_plan", None)  # back to the class default
         else:
@@ -284,7 +317,7 @@ class Cell:
             self._assign_over_registered(self._buffers, name, value, "Buffer", "buffer")
         else:
             if isinstance(value, (list, tuple)):
-                _check_unique_parameter_names(name, value)
+                self._remember_parameter_names(value)
             if name in self._tuple_attributes():
                 self._drop_parameter_tuple(name)
             object.__setattr__(self, name, value)
@@ -315,8 +348,41 @@ class Cell:
             )
         if name in self._tuple_attributes():
             self._drop_parameter_tuple(name)
-        if name in self.__dict__:
+        if name in self.__dict__ and not any(name in registry for _, registry in registries):
             del self.__dict__[name]  # a plain attribute of that name is replaced
+
+    def _remember_parameter_names(self, values):
+        """Rules 3 and 4 for an attribute holding a list or tuple made only of Parameters.
+
+        The Cell remembers every Parameter seen in such attributes (``exist_objs``)
+        and its name (``exist_names``), across attributes and reassignments, as
+        MindSpore does: a Parameter not seen before whose name was seen raises
+        ValueError (and nothing is remembered or assigned); the same object again
+        is fine.
+        """
+        if not values or not all(isinstance(v, Parameter) for v in values):
+            return
+        names, objs = set(self.exist_names), set(self.exist_objs)
+        for param in values:
+            if param in objs:
+                continue  # rule 4: the same Parameter object again
+            objs.add(param)
+            if param.name in names:
+                raise ValueError(f"The value {values} , its name '{param.name}' already exists. "
+                                 "Please set a unique name for the parameter.")
+            names.add(param.name)
+        object.__setattr__(self, "_exist_names", names)
+        object.__setattr__(self, "_exist_objs", objs)
+
+    @property
+    def exist_names(self):
+        """Names of the Parameters seen in this Cell's list and tuple attributes (rule 3's memory; a set)."""
+        return self.__dict__.get("_exist_names", set())
+
+    @property
+    def exist_objs(self):
+        """The Parameters seen in this Cell's list and tuple attributes (a set)."""
+        return self.__dict__.get("_exist_objs", set())
 
     def _tuple_attributes(self):
         """ParameterTuple attribute name -> the ``_params`` keys of its members (empty when none)."""
@@ -349,20 +415,16 @@ class Cell:
         registry[name] = None
 
     def __getattr__(self, name):
-        # Python calls this only when normal lookup fails: Parameters, sub-Cells and buffers live in
-        # the registries alone (stored once), so this is how ``self.weight`` finds them.
-        d = self.__dict__
-        params = d.get("_params")
-        if params is not None:
-            if name in params:
-                param = params[name]
-                if param is not None and self._precision is not None:
-                    return cell_precision.parameter_in_call(self, param)  # to_float: cast at the point of use
-                return param
-            if name in d["_cells"]:
-                return d["_cells"][name]
-            if name in d["_buffers"]:
-                return d["_buffers"][name]
+        # Python calls this only when normal lookup fails.  Registered objects are ordinary attributes
+        # (cell_registry.py), so this is reached for a Parameter the registry holds aside -- to_float's
+        # Parameters, read as casts while the Cell's call runs, and ParameterTuple members -- and for
+        # names that are not there at all.
+        params = self.__dict__.get("_params")
+        if params is not None and params.is_aside(name):
+            param = params[name]
+            if param is not None and self._precision is not None:
+                return cell_precision.parameter_in_call(self, param)  # to_float: cast at the point of use
+            return param
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
@@ -378,7 +440,7 @@ class Cell:
             self._non_persistent.discard(name)
         if registered:
             _configuration_changed()
-        if name in self.__dict__:
+        if name in self.__dict__:  # a plain attribute, or a ParameterTuple whose members were just dropped
             object.__delattr__(self, name)
         elif not registered:
             object.__delattr__(self, name)  # raises AttributeError as usual
@@ -425,6 +487,8 @@ class Cell:
         if self._params.get(param_name, param) is not param:
             _configuration_changed()  # a compiled graph reads the Parameter object it was traced with
         self._params[param_name] = param
+        if self._precision is not None:
+            cell_precision.hold_cast_parameters(self)
 
     def _set_parameter_tuple(self, name, params):
         """A ParameterTuple attribute: its members become this Cell's Parameters, keyed by their names.
@@ -450,7 +514,8 @@ class Cell:
         keys = []
         for p in params:
             if p.name not in keys:  # the same object twice is registered once
-                self._params[p.name] = p
+                # Held aside: a member is reached through the tuple, and its name must not hide an attribute.
+                self._params.add_aside(p.name, p)
                 keys.append(p.name)
         self._params_tuples[name] = keys
         object.__setattr__(self, name, params)
@@ -693,11 +758,18 @@ class Cell:
 
     # ----------------------------------------------------------- flags and modes
     def add_flags(self, **flags):
-        """Set custom attributes (also readable with :meth:`get_flags`); returns self."""
+        """Set custom attributes (also readable with :meth:`get_flags`); returns self.
+
+        A flag named like a registered Parameter, child or buffer is kept in
+        the flags only: the attribute stays the registered object.
+        """
         _configuration_changed()
         self.get_flags().update(flags)
         for key, value in flags.items():
-            object.__setattr__(self, key, value)
+            if not (key in self._params or key in self._cells or key in self._buffers):
+                object.__setattr__(self, key, value)
+        if "fp16" in flags or "fp32" in flags or "bf16" in flags:
+            cell_precision.apply_flags(self, flags)  # fp16=True ... is what to_float sets
         return self
 
     def add_flags_recursive(self, **flags):
@@ -763,17 +835,21 @@ class Cell:
 
     def __repr__(self):
         extra = self.extend_repr()
-        children = [(name, c) for name, c in self._cells.items() if c is not None]
-        if not children:
+        children = self._cells.items()
+        if not children and "\n" not in extra:
             return f"{type(self).__name__}({extra})"
         lines = [f"{type(self).__name__}("]
         if extra:
             lines.append("  " + extra.replace("\n", "\n  "))
-        for name, child in children:
+        for name, child in children:  # an emptied slot shows as None, as in MindSpore
             text = repr(child).replace("\n", "\n  ")
             lines.append(f"  ({name}): {text}")
         lines.append(")")
         return "\n".join(lines)
+
+    def __bool__(self):
+        # Always true (an empty CellDict too), whatever ``__len__`` a subclass defines, as in MindSpore.
+        return True
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         """The notebook display (tree as text and HTML); ``repr`` stays MindSpore's text."""
@@ -794,8 +870,11 @@ class Cell:
     register_forward_hook = cell_hooks.register_forward_hook
     register_backward_pre_hook = cell_hooks.register_backward_pre_hook
     register_backward_hook = cell_hooks.register_backward_hook
+    register_saved_tensors_hooks = cell_hooks.register_saved_tensors_hooks
+    register_parameter_forward_hook = cell_hooks.register_parameter_forward_hook
     # A custom bprop (cell_bprop.py)
     bprop_debug = cell_bprop.bprop_debug
+    has_bprop = cell_bprop.has_bprop
     # Buffers and state dicts (cell_state.py)
     register_buffer = cell_state.register_buffer
     named_buffers = cell_state.named_buffers
@@ -805,6 +884,8 @@ class Cell:
     set_extra_state = cell_state.set_extra_state
     state_dict = cell_state.state_dict
     load_state_dict = cell_state.load_state_dict
+    to = cell_state.to
+    to_empty = cell_state.to_empty
     register_state_dict_pre_hook = cell_state.register_state_dict_pre_hook
     register_state_dict_post_hook = cell_state.register_state_dict_post_hook
     register_load_state_dict_pre_hook = cell_state.register_load_state_dict_pre_hook
@@ -820,6 +901,12 @@ class Cell:
     set_inputs = cell_inputs.set_inputs
     get_inputs = cell_inputs.get_inputs
     compile = cell_inputs.compile
+    compile_phase = cell_inputs.compile_phase
+    compiled = cell_inputs.compiled
+    compile_cache = cell_inputs.compile_cache
+    phase_cache = cell_inputs.phase_cache
+    jit_config_dict = cell_inputs.jit_config_dict
+    cell_init_args = cell_inputs.cell_init_args
     compile_and_run = cell_inputs.compile_and_run
     run_construct = cell_inputs.run_construct
     exec_checkpoint_graph = cell_inputs.exec_checkpoint_graph
@@ -839,6 +926,9 @@ class Cell:
     set_parallel_input_with_inputs = cell_parallel.set_parallel_input_with_inputs
     load_parameter_slice = cell_parallel.load_parameter_slice
     pipeline_stage = cell_parallel.pipeline_stage
+    pipeline_segment = cell_parallel.pipeline_segment
+    parallel_parameter_name_list = cell_parallel.parallel_parameter_name_list
+    parallel_parameter_merge_net_dict = cell_parallel.parallel_parameter_merge_net_dict
     infer_param_pipeline_stage = cell_parallel.infer_param_pipeline_stage
     parameter_layout_dict = cell_parallel.parameter_layout_dict
     set_boost = cell_parallel.set_boost
@@ -852,14 +942,3 @@ class Cell:
 _PREFIX_PATTERN = re.compile(r"^\w*[0-9a-zA-Z_.\-]*$", re.ASCII)
 
 
-def _check_unique_parameter_names(attribute, values):
-    """Rules 3 and 4: named Parameters in one list/tuple must differ; the same object twice is fine."""
-    owners = {}
-    for value in values:
-        if isinstance(value, Parameter):
-            other = owners.setdefault(value.name, value)
-            if other is not value:
-                raise ValueError(
-                    f"For '{attribute}', the Parameter name '{value.name}' already exists: "
-                    "every Parameter in a list or tuple needs a unique name"
-                )

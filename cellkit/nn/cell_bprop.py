@@ -119,3 +119,11 @@ def _set_bprop_debug(self, value):
 
 
 bprop_debug = property(_get_bprop_debug, _set_bprop_debug)
+
+
+def _has_bprop(self):
+    """Whether the Cell's class defines its own ``bprop`` (MindSpore's ``has_bprop``)."""
+    return has_custom_bprop(self)
+
+
+has_bprop = property(_has_bprop)

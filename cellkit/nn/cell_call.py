@@ -40,6 +40,7 @@ CallPlan(run: construct -> forward hooks)
 """
 from __future__ import annotations
 
+from .. import autograd as _ag
 from .. import batching as _batching
 from .. import observers as _obs
 from .. import recompute as _rc
@@ -73,11 +74,15 @@ def stage(name, in_graph_mode=False, per_example=False):
 class CallPlan:
     """The stages a configured Cell's call runs, in order (the runner among them)."""
 
-    __slots__ = ("stages", "runner", "identifies", "on_failure", "per_example")
+    __slots__ = ("stages", "runner", "identifies", "on_failure", "per_example", "saved_tensor_hooks", "first_call")
 
-    def __init__(self, stages, runner, identifies=False, on_failure=None):
+    def __init__(self, stages, runner, identifies=False, on_failure=None, saved_tensor_hooks=None, first_call=False):
         self.stages = tuple(stages)
         self.runner = runner
+        # True until the Cell's first call has done its checks (Cell._first_call).
+        self.first_call = first_call
+        # (pack, unpack) of register_saved_tensors_hooks: the runner runs inside them.
+        self.saved_tensor_hooks = saved_tensor_hooks
         self.per_example = any(getattr(s, "per_example", False) for s in self.stages)
         # True when the call needs an id (observers pair events by it) or a recompute replay log (forward hooks).
         self.identifies = identifies
@@ -88,7 +93,8 @@ class CallPlan:
     @property
     def names(self):
         """The stage names in order, e.g. ``['cast inputs', 'run: construct']``."""
-        return [s.stage_name for s in self.stages]
+        suffix = " (saved tensors hooked)" if self.saved_tensor_hooks is not None else ""
+        return [s.stage_name + (suffix if s is self.runner else "") for s in self.stages]
 
     def __repr__(self):
         return f"CallPlan({' -> '.join(self.names)})" if self.stages else "CallPlan(first call)"
@@ -96,7 +102,7 @@ class CallPlan:
 
 # The plan every Cell starts with (a class default, so a new Cell holds nothing): its first call checks
 # the Parameter names, then the Cell is configured (see Cell._first_call).
-FIRST_CALL = CallPlan((), None)
+FIRST_CALL = CallPlan((), None, first_call=True)
 
 
 class Call:
@@ -165,7 +171,12 @@ def run_stages(cell, args, kwargs, plan=None, skip=(), in_graph=False):
     in_flight.append(call)
     try:
         for step in plan.stages:
-            if step not in skip:
+            if step in skip:
+                continue
+            if step is plan.runner and plan.saved_tensor_hooks is not None:
+                with _ag.saved_tensors_hooks(*plan.saved_tensor_hooks):
+                    step(call)
+            else:
                 step(call)
     except Exception:
         if plan.on_failure is not None:

@@ -36,8 +36,8 @@ import warnings
 import weakref
 
 from .. import autograd as _ag
-from .. import backend as _backend
 from .. import observers as _obs
+from ..parameter import Parameter
 from ..tensor import Tensor
 from .cell_call import stage
 from .hooks import HookRegistry, RemovableHandle, TapeGate, check_hook
@@ -49,7 +49,8 @@ __all__ = ["CellHooks", "register_forward_pre_hook", "register_forward_hook", "r
 class CellHooks:
     """The hooks registered on one Cell, by kind, in call order; and the options some were registered with."""
 
-    __slots__ = ("forward_pre", "forward", "backward_pre", "backward", "with_kwargs", "always_call", "__weakref__")
+    __slots__ = ("forward_pre", "forward", "backward_pre", "backward", "with_kwargs", "always_call",
+                 "saved_tensors", "__weakref__")
 
     def __init__(self):
         self.forward_pre = HookRegistry()
@@ -58,6 +59,7 @@ class CellHooks:
         self.backward = HookRegistry()
         self.with_kwargs = set()   # handle ids of hooks that also receive the keyword arguments
         self.always_call = set()   # handle ids of forward hooks that run even when construct raises
+        self.saved_tensors = None  # (pack_hook, unpack_hook) from register_saved_tensors_hooks
 
     def counts(self):
         """``{kind: number of hooks}`` for the kinds that have any (what displays show)."""
@@ -122,8 +124,13 @@ def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, al
     With ``with_kwargs=True`` the hook is ``hook_fn(cell, args, kwargs,
     output)``.  With ``always_call=True`` it runs even when the call raises
     (its own error is then turned into a warning, and the first error goes
-    on).  ``prepend=True`` runs it before the hooks already registered.
+    on).  ``prepend=True`` runs it before the hooks already registered.  On a
+    Cell that defines its own ``bprop`` the hook is not registered (the
+    handle removes nothing), as in MindSpore.
     """
+    if callable(getattr(type(self), "bprop", None)):
+        check_hook(hook_fn, "register_forward_hook")
+        return RemovableHandle(HookRegistry())  # MindSpore ignores forward hooks on a custom-bprop Cell
     return _add(self, "forward", hook_fn, "register_forward_hook", prepend, with_kwargs, always_call)
 
 
@@ -143,6 +150,46 @@ def register_backward_hook(self, hook_fn):
     whose gradient was not requested); returning a tuple replaces them.
     """
     return _add(self, "backward", hook_fn, "register_backward_hook")
+
+
+def register_saved_tensors_hooks(self, pack_hook, unpack_hook):
+    """While this Cell runs under a gradient transform, pass every tensor saved for backward through hooks.
+
+    ``pack_hook(tensor)`` is called when an op inside the Cell saves a Tensor
+    for its backward rule, and may return anything; ``unpack_hook(packed)``
+    gives the Tensor back when backward needs it.  Outside a transform
+    nothing is saved, so neither runs (see :class:`cellkit.saved_tensors_hooks`).
+    Returns None.
+    """
+    for name, hook in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
+        check_hook(hook, f"register_saved_tensors_hooks' {name}")
+    hooks_of(self).saved_tensors = (pack_hook, unpack_hook)
+    self._configure_call()
+
+
+def register_parameter_forward_hook(self, hook):
+    """Hooks on Parameters read during a compiled graph's run (MindSpore applies them in GRAPH_MODE / jit only).
+
+    ``hook`` is a callable (for every Parameter of the Cell) or a list of dicts
+    ``{"params": [Parameter, ...], "hook": callable}``.  As in MindSpore 2.10
+    the argument is checked and nothing changes in PyNative; cellkit's graphs
+    do not apply it either (see docs/mindspore_differences.md).  Returns None.
+    """
+    items = [{"params": list(self.get_parameters()), "hook": hook}] if callable(hook) else hook
+    if not isinstance(items, list):
+        raise TypeError(f"For 'register_parameter_forward_hook', 'hook' must be a callable or a list of dicts, "
+                        f"but got {type(hook).__name__}")
+    for item in items:
+        if not isinstance(item, dict) or "params" not in item or "hook" not in item:
+            raise ValueError("For 'register_parameter_forward_hook', each dictionary in the hook list must contain "
+                             f"both params and hook keys, but got {item!r}")
+        if not callable(item["hook"]):
+            raise TypeError(f"For 'register_parameter_forward_hook', a 'hook' must be callable, "
+                            f"but got {type(item['hook']).__name__}")
+        for param in item["params"]:
+            if not isinstance(param, Parameter):
+                raise TypeError(f"For 'register_parameter_forward_hook', 'params' must hold Parameters, "
+                                f"but got {type(param).__name__}")
 
 
 def has_hooks(cell):
@@ -255,8 +302,11 @@ def gate_inputs(call):
         call.gate = {"grad_output": None}
     gate_state, observers = call.gate, cell._observers
 
+    is_tensor = [isinstance(a, Tensor) for a in call.args]
+
     def on_backward(grad_input, m):
-        grads = tuple(None if g is None else m.as_tensor(g) for g in grad_input)
+        # One entry per Tensor input (a Python number input has none), as in MindSpore.
+        grads = tuple(None if g is None else m.as_tensor(g) for g, t in zip(grad_input, is_tensor) if t)
         grad_output = gate_state["grad_output"] or ()
         if observers:
             _obs.emit(observers, "backward", cell, {"call": call.id, "grad_input": grads, "grad_output": grad_output})
@@ -267,7 +317,11 @@ def gate_inputs(call):
                 result = hook(cell, grads, grad_output)
             if result is not None:
                 grads = _check_replacement(result, grads, "backward hook", "grad_input")
-        return tuple(None if g is None else m.as_value(g) for g in grads)
+        values, result = iter(grads), []
+        for tensor_input in is_tensor:
+            g = next(values) if tensor_input else None
+            result.append(None if g is None else m.as_value(g))
+        return tuple(result)
 
     call.args = TapeGate(call.args, on_backward, "CellInputsHook").outputs
 
@@ -295,11 +349,9 @@ def gate_outputs(call):
             gate_state["grad_output"] = grads
             _obs.emit(observers, "backward_pre", cell, {"call": call.id, "grad_output": grads})
             return None
-        grads = tuple(
-            (Tensor._from_array(_backend.current().xp.zeros_like(o._data)) if g is None else m.as_tensor(g))
-            if isinstance(o, Tensor) else None
-            for o, g in zip(outputs, grad_output)
-        )
+        # An output that received no gradient shows as None (not zeros), as in MindSpore.
+        grads = tuple(None if g is None or not isinstance(o, Tensor) else m.as_tensor(g)
+                      for o, g in zip(outputs, grad_output))
         if observers:
             _obs.emit(observers, "backward_pre", cell, {"call": call.id, "grad_output": grads})
         for hook in list(backward_pre.values()):

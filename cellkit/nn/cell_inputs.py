@@ -23,7 +23,8 @@ from .cell_call import stage
 from .cell_precision import cast_call_inputs
 
 __all__ = ["InputSpec", "set_inputs", "get_inputs", "compile", "compile_and_run", "run_construct",
-           "exec_checkpoint_graph", "get_func_graph_proto"]
+           "exec_checkpoint_graph", "get_func_graph_proto", "compile_phase", "compiled", "compile_cache",
+           "phase_cache", "jit_config_dict", "cell_init_args"]
 
 
 class InputSpec:
@@ -222,3 +223,71 @@ def get_func_graph_proto(self):
             f"{type(self).__name__} has no compiled graph: set GRAPH_MODE and call compile(...) first"
         )
     return runtime.func_graph_proto(self)
+
+
+# ----------------------------------------------------------------- graph bookkeeping, as MindSpore names it
+def _get_compile_phase(self):
+    """The phase key a compiled graph is filed under (``None`` until one is set)."""
+    return self.__dict__.get("_compile_phase")
+
+
+def _set_compile_phase(self, phase):
+    if not isinstance(phase, str):
+        raise TypeError(f"For 'Cell', 'compile_phase' must be string type, but got type {type(phase)}.")
+    for _, cell in self.cells_and_names():  # as in MindSpore: the whole tree is filed under it
+        object.__setattr__(cell, "_compile_phase", phase)
+
+
+compile_phase = property(_get_compile_phase, _set_compile_phase)
+
+
+def _get_compiled(self):
+    """Whether the Cell has been compiled (``compile`` or a GRAPH_MODE call)."""
+    return self._compiled
+
+
+compiled = property(_get_compiled)
+
+
+def _get_compile_cache(self):
+    """The keys of the graphs compiled for this Cell (a set; empty in PyNative)."""
+    cache = self.__dict__.get("_graph_cache")
+    return set(map(str, cache.keys())) if cache is not None and hasattr(cache, "keys") else set()
+
+
+compile_cache = property(_get_compile_cache)
+
+
+def _get_phase_cache(self):
+    """Phase -> compiled phase key, for MindSpore's predict fast path (empty: cellkit has none)."""
+    return {}
+
+
+phase_cache = property(_get_phase_cache)
+
+
+def _get_jit_config_dict(self):
+    """The options given to ``set_jit_config`` (a dict; empty until then)."""
+    record = self._parallel
+    config = None if record is None else record.jit_config
+    return dict(config.jit_config_dict) if config is not None else {}
+
+
+jit_config_dict = property(_get_jit_config_dict)
+
+
+def _get_cell_init_args(self):
+    """A text MindSpore keys its graph cache by; AttributeError until it is set (as in MindSpore)."""
+    try:
+        return self.__dict__["_cell_init_args"]
+    except KeyError:
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute 'cell_init_args'") from None
+
+
+def _set_cell_init_args(self, value):
+    if not isinstance(value, str):
+        raise TypeError(f"For 'Cell', 'cell_init_args' must be string type, but got type {type(value)}.")
+    object.__setattr__(self, "_cell_init_args", value)
+
+
+cell_init_args = property(_get_cell_init_args, _set_cell_init_args)

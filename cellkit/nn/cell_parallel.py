@@ -60,11 +60,15 @@ def _check_strategy(strategy, name):
 class ParallelRecord:
     """What a Cell's parallel settings recorded (the Cell holds one once a setting is made)."""
 
-    __slots__ = ("config", "pipeline_stage", "layout", "jit_config", "flat_buffers")
+    __slots__ = ("config", "pipeline_stage", "pipeline_segment", "layout", "jit_config", "flat_buffers",
+                 "name_list", "merge_net_dict")
 
     def __init__(self):
         self.config = OrderedDict()   # setting name -> what was recorded
-        self.pipeline_stage = -1
+        self.pipeline_stage = None    # None: never set (reading it is an AttributeError, as in MindSpore)
+        self.pipeline_segment = None
+        self.name_list = ()           # parallel_parameter_name_list
+        self.merge_net_dict = {}      # parallel_parameter_merge_net_dict
         self.layout = {}              # Parameter name -> tensor layout (empty: nothing is split)
         self.jit_config = None
         self.flat_buffers = []        # flatten_weights' buffers
@@ -206,8 +210,11 @@ def load_parameter_slice(self, params):
 
 
 def _get_pipeline_stage(self):
-    """The pipeline stage this Cell is assigned to (``-1``: none)."""
-    return -1 if self._parallel is None else self._parallel.pipeline_stage
+    """The pipeline stage this Cell is assigned to; AttributeError until it is set (as in MindSpore)."""
+    stage = None if self._parallel is None else self._parallel.pipeline_stage
+    if stage is None:
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute 'pipeline_stage': it was never set")
+    return stage
 
 
 def _set_pipeline_stage(self, value):
@@ -332,4 +339,53 @@ def flatten_weights(self, fusion_size=0):
 
 
 pipeline_stage = property(_get_pipeline_stage, _set_pipeline_stage)
+
+
+def _get_pipeline_segment(self):
+    """The pipeline segment of this Cell (a zero-bubble pipeline's schedule); AttributeError until set."""
+    segment = None if self._parallel is None else self._parallel.pipeline_segment
+    if segment is None:
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute 'pipeline_segment': it was never set")
+    return segment
+
+
+def _set_pipeline_segment(self, value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"For 'Cell', the property 'pipeline_segment' must be int type, but got type : {type(value)}")
+    if value < 0:
+        raise ValueError(f"For 'Cell', the property 'pipeline_segment' can not be less than 0, but got {value}")
+    _record_of(self).pipeline_segment = value
+    _record(self, "pipeline_segment", value)
+
+
+pipeline_segment = property(_get_pipeline_segment, _set_pipeline_segment)
+
+
+def _get_name_list(self):
+    """Parameter names used when merging parallel checkpoints (recorded; ``()`` by default)."""
+    return () if self._parallel is None else self._parallel.name_list
+
+
+def _set_name_list(self, value):
+    if not isinstance(value, list):
+        raise TypeError(f"For 'Cell', 'parallel_parameter_name_list' must be list type, but got type {type(value)}.")
+    _record_of(self).name_list = value
+
+
+parallel_parameter_name_list = property(_get_name_list, _set_name_list)
+
+
+def _get_merge_net_dict(self):
+    """The net dict used when merging parallel checkpoints (recorded; ``{}`` by default)."""
+    return {} if self._parallel is None else self._parallel.merge_net_dict
+
+
+def _set_merge_net_dict(self, value):
+    if not isinstance(value, dict):
+        raise TypeError(f"For 'Cell', 'parallel_parameter_merge_net_dict' must be dict type, but got type "
+                        f"{type(value)}.")
+    _record_of(self).merge_net_dict = value
+
+
+parallel_parameter_merge_net_dict = property(_get_merge_net_dict, _set_merge_net_dict)
 parameter_layout_dict = property(_get_parameter_layout_dict)

@@ -7,8 +7,10 @@ while the call runs, each floating Parameter of the Cell is cast *at the
 point of use* -- reading ``self.weight`` in ``construct`` gives a
 differentiable cast of the Parameter (made once per call), so the gradient
 still reaches the float32 Parameter, which keeps its dtype.  Nothing is
-swapped: the Cell's registry holds the Parameter all along, and outside the
-call ``cell.weight`` is the Parameter itself.  The most recent call wins,
+swapped: the Cell's registry holds the Parameter *aside* (out of the
+Cell's ``__dict__``, see :mod:`cellkit.nn.cell_registry`), so reading it
+reaches ``Cell.__getattr__``, which gives the cast during the call and the
+Parameter itself outside it.  The most recent call wins,
 even a parent's call made after its children's (as in MindSpore).
 
 MindSpore casts inside the ops instead (every op run during the Cell's call
@@ -38,7 +40,7 @@ from ..ops import creation
 from ..tensor import Tensor
 from .cell_call import in_flight, stage
 
-__all__ = ["MixedPrecisionType", "Precision", "to_float", "cast_inputs", "auto_cast_inputs", "cast_param",
+__all__ = ["MixedPrecisionType", "Precision", "to_float", "apply_flags", "cast_inputs", "auto_cast_inputs", "cast_param",
            "get_mixed_precision_type", "set_mixed_precision_type"]
 
 
@@ -108,15 +110,32 @@ def to_float(self, dst_type):
             "For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
             f"mstype.bfloat16, but got type: {type(dst_type)} and value: {dst_type!r}."
         )
-    for _, cell in self.cells_and_names():
-        part = _precision_of(cell)
-        part.dst_type = part.graph_type = dst_type
-        cell._configure_call()
-    return self
+    # As in MindSpore, to_float is the flags fp16 / fp32 / bf16 on every Cell below (see apply_flags).
+    return self.add_flags_recursive(fp16=dst_type is _dt.float16, fp32=dst_type is _dt.float32,
+                                    bf16=dst_type is _dt.bfloat16)
+
+
+_FLAG_TYPES = (("fp16", _dt.float16, MixedPrecisionType.FP16), ("fp32", _dt.float32, MixedPrecisionType.FP32),
+               ("bf16", _dt.bfloat16, MixedPrecisionType.BF16))
+
+
+def apply_flags(cell, flags):
+    """``add_flags(fp16=True)`` (or fp32 / bf16): the Cell computes in that type from now on (as to_float)."""
+    for flag, dtype, kind in _FLAG_TYPES:
+        if flags.get(flag):
+            part = _precision_of(cell)
+            part.dst_type = part.graph_type = dtype
+            object.__setattr__(cell, "mixed_precision_type", kind)
+            hold_cast_parameters(cell)
+            cell._configure_call()
 
 
 def get_mixed_precision_type(self):
-    """The Cell's :class:`MixedPrecisionType` (``NOTSET`` until ``to_float`` or ``set_mixed_precision_type``)."""
+    """The Cell's :class:`MixedPrecisionType` (``NOTSET`` until ``to_float`` or ``set_mixed_precision_type``).
+
+    (The attribute ``mixed_precision_type`` says what ``to_float`` / ``add_flags(fp16=True)`` set:
+    ``None`` before; ``set_mixed_precision_type`` leaves it alone, as in MindSpore.)
+    """
     part = self._precision
     dst = None if part is None else part.graph_type
     for dtype, kind in _TYPE_OF_DTYPE:
@@ -141,6 +160,7 @@ def set_mixed_precision_type(self, mixed_type):
                         f"MixedPrecisionType, but got {type(mixed_type).__name__} {mixed_type!r}")
     dtypes = {kind: dtype for dtype, kind in _TYPE_OF_DTYPE}
     _precision_of(self).graph_type = dtypes.get(mixed_type)
+    hold_cast_parameters(self)
     self._configure_call()
 
 
@@ -171,6 +191,17 @@ def cast_param(self, param):
     if dst is None or not param.dtype.is_floating_point or param.dtype is dst:
         return param
     return creation.cast(param, dst)
+
+
+def hold_cast_parameters(cell):
+    """Hold ``cell``'s floating Parameters aside in its registry, so that reading one reaches
+    ``Cell.__getattr__`` -- which hands out its cast while the Cell's call runs (:func:`parameter_in_call`)."""
+    if not casts_anything(cell):
+        return
+    params = cell._params
+    for name, param in params.items():
+        if param is not None and param.dtype.is_floating_point:
+            params.hold_aside(name)
 
 
 def casts_anything(cell):

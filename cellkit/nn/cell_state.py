@@ -40,18 +40,6 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 IncompatibleKeys = _IncompatibleKeys
 
 
-class _StateDict(OrderedDict):
-    """An OrderedDict that also carries ``_metadata`` (per-Cell information).
-
-    It prints as MindSpore's documentation shows a state dict,
-    ``OrderedDict([(key, value), ...])``, whatever the Python version (3.12
-    changed OrderedDict's own repr to ``OrderedDict({...})``).
-    """
-
-    def __repr__(self):
-        return "OrderedDict([" + ", ".join(f"({k!r}, {v!r})" for k, v in self.items()) + "])"
-
-
 # ------------------------------------------------------------------ buffers
 
 def register_buffer(self, name, tensor, persistent=True):
@@ -226,12 +214,14 @@ def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         keep_vars = values.get("keep_vars", keep_vars)
     if not isinstance(prefix, str):
         raise TypeError(f"For 'state_dict', 'prefix' must be a str, but got {type(prefix).__name__}")
+    if not isinstance(keep_vars, bool):
+        raise TypeError(f"For 'state_dict', 'keep_vars' must be a bool, but got {type(keep_vars).__name__}")
     if destination is not None and not isinstance(destination, MutableMapping):
         raise TypeError(f"For 'state_dict', 'destination' must be a dict (or None), "
                         f"but got {type(destination).__name__}")
     if destination is None:
-        destination = _StateDict()
-        destination._metadata = OrderedDict()
+        destination = OrderedDict()
+        destination._metadata = OrderedDict()  # per-Cell information, keyed by the Cell's prefix
     _state_dict_into(self, destination, prefix, keep_vars)
     return destination
 
@@ -255,7 +245,10 @@ def _state_dict_into(cell, destination, prefix, keep_vars):
         if child is not None:
             _state_dict_into(child, destination, prefix + name + ".", keep_vars)
     for hook in list(_state_hooks_of(cell).state_dict_post.values()):
-        hook(cell, destination, prefix, local_metadata)
+        if hook(cell, destination, prefix, local_metadata) is not None:
+            raise RuntimeError("state_dict post-hook must return None: it may change the state dict in place, "
+                               f"but {getattr(hook, '__name__', hook)!r} returned a value")
+
 
 # ----------------------------------------------------------- load_state_dict
 
@@ -466,3 +459,92 @@ def _write_array(target, value, keep_backup):
     def restore_reference():
         target._data, target._lazy = old_data, old_lazy
     return restore_reference
+
+
+# ------------------------------------------------------------------- dtype and fresh memory
+def to(self, *args, **kwargs):
+    """Cast every floating Parameter and buffer of this Cell and all below to a dtype; returns self.
+
+    Forms: ``to(dtype)``, ``to(dtype=...)``, ``to(tensor)`` (its dtype),
+    ``to(device=None, dtype=None, non_blocking=False)``.  Parameters are cast
+    in place (the same objects, names and ``requires_grad``); integer ones are
+    left alone.  A device names where the values live: ``'CPU'`` here (the
+    backend is chosen by ``ms.set_context(device_target=...)``), so it changes
+    nothing.
+
+    >>> import cellkit as ms
+    >>> from cellkit import nn
+    >>> nn.Dense(2, 2).to(ms.float16).weight.dtype
+    mindspore.float16
+
+    Raises
+    ------
+    TypeError
+        If the dtype is not floating point, or the arguments fit none of the forms.
+    """
+    dtype = _dtype_for_to(args, kwargs)
+    if dtype is None:
+        return self
+    xp = _backend.current().xp
+    wanted = dtype.to_backend(xp)
+    for _, cell in self.cells_and_names():
+        for _, param in cell._params.items():
+            if param is not None and param._data is not None and param.dtype.is_floating_point:
+                param._data = xp.astype(param._data, wanted)
+        for name, buf in cell._buffers.items():
+            if buf is not None and buf._data is not None and buf.dtype.is_floating_point:
+                cell._buffers[name] = Tensor._from_array(xp.astype(buf._data, wanted))
+    return self
+
+
+def _dtype_for_to(args, kwargs):
+    """The dtype a ``Cell.to`` call asks for (None: only a device was named)."""
+    from .. import dtype as _dt
+
+    def failed():
+        shown = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        return TypeError(f'Failed calling Cell.to with "Cell.to({shown})". The valid calling should be: '
+                         '"Cell.to(device=<None, string>, dtype=<None, mstype>, non_blocking=<bool>)", '
+                         '"Cell.to(dtype=<None, mstype>, non_blocking=<bool>)" or "Cell.to(tensor, non_blocking=<bool>)"')
+
+    unknown = set(kwargs) - {"device", "dtype", "non_blocking"}
+    if unknown or len(args) > 2:
+        raise failed()
+    device, dtype = kwargs.get("device"), kwargs.get("dtype")
+    for arg in args:
+        if isinstance(arg, Tensor):
+            dtype = arg.dtype
+        elif isinstance(arg, _dt.DType):
+            dtype = arg
+        elif isinstance(arg, str):
+            device = arg
+        else:
+            raise failed()
+    if device is not None and not isinstance(device, str):
+        raise failed()
+    if dtype is None:
+        return None
+    if not isinstance(dtype, _dt.DType):
+        raise failed()
+    if not dtype.is_floating_point and "complex" not in dtype.name.lower():
+        raise TypeError(f"Cell.to only accepts floating point or complex dtypes, but got desired dtype={dtype}")
+    return dtype
+
+
+def to_empty(self, *, device=None, recurse=True):
+    """Give every Parameter and buffer new, uninitialised memory of the same shape and dtype; returns self.
+
+    What it holds afterwards is whatever the memory held (fill it before
+    use: ``load_state_dict``, an initialiser).  ``recurse=False`` does this
+    Cell only; ``device`` is accepted as in MindSpore (one device here).
+    """
+    xp = _backend.current().xp
+    cells = self.cells_and_names() if recurse else [("", self)]
+    for _, cell in cells:
+        for _, param in cell._params.items():
+            if param is not None and param._data is not None:
+                param._data = xp.empty(param._data.shape, dtype=param._data.dtype)
+        for name, buf in cell._buffers.items():
+            if buf is not None and buf._data is not None:
+                cell._buffers[name] = Tensor._from_array(xp.empty(buf._data.shape, dtype=buf._data.dtype))
+    return self

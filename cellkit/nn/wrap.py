@@ -22,12 +22,13 @@ import numbers
 
 from .. import dtype as _dt
 from .. import ops
-from ..parameter import ParameterTuple
+from ..parameter import Parameter, ParameterTuple
 from ..tensor import Tensor
 from ..transforms import GradOperation, value_and_grad
 from .cell import Cell
 
-__all__ = ["WithLossCell", "WithGradCell", "TrainOneStepCell", "WithEvalCell", "ForwardValueAndGrad"]
+__all__ = ["WithLossCell", "WithGradCell", "TrainOneStepCell", "WithEvalCell", "ForwardValueAndGrad", "ParameterUpdate",
+           "GradAccumulationCell"]
 
 
 class WithLossCell(Cell):
@@ -265,6 +266,107 @@ class WithEvalCell(Cell):
             outputs = ops.cast(outputs, _dt.float32)
         loss = self._loss_fn(outputs, label)
         return loss, outputs, label
+
+
+class ParameterUpdate(Cell):
+    """``cell(x)`` writes ``x`` into the Parameter and returns ``x``.
+
+    A Cell standing for "set this Parameter", so that an update can be part of
+    a network (MindSpore uses it to change a learning rate from inside a graph).
+
+    Parameters
+    ----------
+    param : Parameter
+
+    Raises
+    ------
+    TypeError
+        If ``param`` is not a Parameter.
+    ValueError
+        If ``x`` has another shape than the Parameter (when called).
+
+    Examples
+    --------
+    >>> import cellkit as ms
+    >>> from cellkit import nn
+    >>> lr = ms.Parameter(ms.Tensor(0.1), name="lr")
+    >>> update = nn.ParameterUpdate(lr)
+    >>> _ = update(ms.Tensor(0.01))
+    >>> print(lr.asnumpy())
+    0.01
+    """
+
+    def __init__(self, param):
+        super().__init__(auto_prefix=False)
+        if not isinstance(param, Parameter):
+            raise TypeError(f"For 'ParameterUpdate', 'param' must be a Parameter, but got {type(param).__name__}.")
+        self._param = param
+
+    def construct(self, x):
+        param = self._param
+        if tuple(x.shape) != tuple(param.shape):
+            raise ValueError(f"For 'ParameterUpdate', the value must have the shape {tuple(param.shape)} of "
+                             f"'{param.name}', but got {tuple(x.shape)}.")
+        param.set_data(ops.cast(x, param.dtype) if x.dtype != param.dtype else x)
+        return x
+
+
+class GradAccumulationCell(Cell):
+    """Runs ``network`` on ``micro_size`` slices of the batch and returns the sum of the outputs.
+
+    Every input is cut along its first axis into ``micro_size`` equal parts;
+    the i-th call gets the i-th part of each.  The gradient of the sum is the
+    sum of the micro-batches' gradients (gradient accumulation).
+
+    Parameters
+    ----------
+    network : Cell
+    micro_size : int
+        > 0; must divide the batch size.
+
+    Raises
+    ------
+    TypeError
+        ``network`` not a Cell, or ``micro_size`` not an int.
+    ValueError
+        ``micro_size`` <= 0, or a batch it does not divide (when called).
+
+    Examples
+    --------
+    >>> import cellkit as ms
+    >>> from cellkit import nn
+    >>> net = nn.WithLossCell(nn.Dense(2, 1, weight_init="ones", bias_init="zeros"), nn.MSELoss())
+    >>> x, y = ms.Tensor([[1.0, 0.0], [0.0, 2.0]]), ms.Tensor([[0.0], [0.0]])
+    >>> print(nn.GradAccumulationCell(net, 2)(x, y))  # 1 + 4: each half's mean loss, summed
+    5.0
+    """
+
+    def __init__(self, network, micro_size):
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"For 'GradAccumulationCell', 'network' must be a Cell, but got {type(network).__name__}.")
+        if not isinstance(micro_size, int):
+            raise TypeError(f"For 'GradAccumulationCell', 'micro_size' must be an int, but got "
+                            f"{type(micro_size).__name__}.")
+        if micro_size <= 0:
+            raise ValueError(f"For 'GradAccumulationCell', 'micro_size' must be > 0, but got {micro_size}.")
+        self.network = network
+        self.micro_size = micro_size
+
+    def construct(self, *inputs):
+        total = None
+        for i in range(self.micro_size):
+            output = self.network(*(self._slice(x, i) for x in inputs))
+            total = output if total is None else total + output
+        return total
+
+    def _slice(self, x, index):
+        batch = x.shape[0]
+        if batch % self.micro_size:
+            raise ValueError(f"For 'GradAccumulationCell', the batch size {batch} (the first dimension of every "
+                             f"input) must be divisible by micro_size {self.micro_size}.")
+        size = batch // self.micro_size
+        return x[size * index:size * (index + 1)]
 
 
 def _scaled(grads, factor):

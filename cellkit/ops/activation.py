@@ -137,14 +137,20 @@ def _relu6_rule(m, node, g):
 def leaky_relu(input, alpha=0.2):
     """``input`` where it is non-negative, ``alpha * input`` elsewhere.
 
-    The gradient is 1 for ``input > 0`` and ``alpha`` otherwise.
+    The gradient is 1 for ``input > 0`` and ``alpha`` otherwise.  Integer tensors keep
+    their dtype: as MindSpore's integer kernel does, they are scaled by ``alpha``
+    truncated to an integer.
 
     >>> import cellkit as ms
     >>> print(leaky_relu(ms.Tensor([-2.0, 3.0])))
     [-0.4  3. ]
     """
     _check_number(alpha, "alpha", "leaky_relu")
-    t, a = _float_input(input, "leaky_relu")
+    t = tensor_arg(input, "input", "leaky_relu")
+    if _dt.dtype_of(t._data).kind in ("int", "uint"):
+        a = t._data
+        return wrap(xp().where(a >= 0, a, a * int(alpha)))
+    a = float_array(t, "leaky_relu")
     out = a * (_mask(a >= 0, a) * (1 - alpha) + alpha)  # a factor of 1 or alpha: exact, inf-safe
     return _finish(t, out, "LeakyReLU", _leaky_relu_rule, (a,), info=alpha)
 

@@ -13,7 +13,7 @@ from .. import autograd as _ag
 from .. import backend as _backend
 from .. import dtype as _dt
 from ..autograd import OUTPUT
-from ._core import binary_operands, check_broadcast, float_array, int_arg, record, tensor_arg, wrap, xp
+from ._core import binary_operands, check_broadcast, int_arg, record, tensor_arg, wrap, xp
 
 __all__ = [
     "add", "sub", "mul", "div", "neg", "pow", "exp", "log", "sqrt", "rsqrt", "square", "abs",
@@ -185,10 +185,35 @@ def _pow_rule(m, node, g):
 _SAVE_INPUT, _SAVE_OUTPUT = (0,), (OUTPUT,)
 
 
-def _unary(input, op, forward, rule, saves=_SAVE_INPUT, to_float=True, name=None):
-    """A unary op: ``forward(array)``; ``rule(m, node, g)`` sees the input or output it ``saves``."""
+# Which dtype kinds an op accepts (``DType.kind``), as MindSpore's kernels do; None: every kind.
+FLOAT_KINDS = frozenset(("float",))
+NUMBER_KINDS = frozenset(("float", "int", "uint"))
+INT_KINDS = frozenset(("int", "uint"))
+INT_BOOL_KINDS = frozenset(("int", "uint", "bool"))
+_KIND_WORDS = {FLOAT_KINDS: "float16, float32 or float64", NUMBER_KINDS: "a number dtype (not bool)",
+               INT_KINDS: "an integer dtype (int8, int16, int32, int64 or uint8)",
+               INT_BOOL_KINDS: "an integer or bool dtype"}
+
+
+def check_kind(t, kinds, op, name="input"):
+    """Raise MindSpore's TypeError if Tensor ``t``'s dtype is not of one of ``kinds``."""
+    if _dt.dtype_of(t._data).kind not in kinds:
+        raise TypeError(f"For '{op}', '{name}' must be a Tensor of {_KIND_WORDS.get(kinds, sorted(kinds))}, "
+                        f"but got a Tensor of dtype {t.dtype}")
+
+
+def _unary(input, op, forward, rule, saves=_SAVE_INPUT, to_float=True, name=None, kinds=None):
+    """A unary op: ``forward(array)``; ``rule(m, node, g)`` sees the input or output it ``saves``.
+
+    ``kinds`` (None: all) are the dtype kinds MindSpore accepts; others raise its TypeError.
+    """
     t = tensor_arg(input, "input", op)
-    arr = float_array(t, op) if to_float else t._data
+    arr = t._data
+    kind = _dt.dtype_of(arr).kind  # one lookup serves the dtype check and the cast
+    if kinds is not None and kind not in kinds:
+        check_kind(t, kinds, op)
+    if to_float and kind != "float":
+        arr = xp().astype(arr, _dt.float32.to_backend(xp()))
     try:
         out = forward(arr)
     except TypeError as exc:  # e.g. NumPy has no sign of bools
@@ -205,7 +230,7 @@ def _saved_one(m, node):
 
 def exp(input):
     """Elementwise ``e ** input``."""
-    return _unary(input, "exp", lambda a: xp().exp(a), _exp_rule, _SAVE_OUTPUT)
+    return _unary(input, "exp", lambda a: xp().exp(a), _exp_rule, _SAVE_OUTPUT, kinds=FLOAT_KINDS)
 
 
 def _exp_rule(m, node, g):
@@ -213,7 +238,7 @@ def _exp_rule(m, node, g):
 
 
 def expm1(input):
-    return _unary(input, "expm1", lambda a: xp().expm1(a), _expm1_rule, _SAVE_OUTPUT)
+    return _unary(input, "expm1", lambda a: xp().expm1(a), _expm1_rule, _SAVE_OUTPUT, kinds=FLOAT_KINDS)
 
 
 def _expm1_rule(m, node, g):
@@ -222,7 +247,7 @@ def _expm1_rule(m, node, g):
 
 def log(input):
     """Natural logarithm."""
-    return _unary(input, "log", lambda a: xp().log(a), _log_rule)
+    return _unary(input, "log", lambda a: xp().log(a), _log_rule, kinds=FLOAT_KINDS)
 
 
 def _log_rule(m, node, g):
@@ -230,7 +255,7 @@ def _log_rule(m, node, g):
 
 
 def log1p(input):
-    return _unary(input, "log1p", lambda a: xp().log1p(a), _log1p_rule)
+    return _unary(input, "log1p", lambda a: xp().log1p(a), _log1p_rule, kinds=FLOAT_KINDS)
 
 
 def _log1p_rule(m, node, g):
@@ -248,7 +273,7 @@ def _sqrt_rule(m, node, g):
 
 def rsqrt(input):
     """``1 / sqrt(input)``."""
-    return _unary(input, "rsqrt", lambda a: 1 / xp().sqrt(a), _rsqrt_rule, _SAVE_OUTPUT)
+    return _unary(input, "rsqrt", lambda a: 1 / xp().sqrt(a), _rsqrt_rule, _SAVE_OUTPUT, kinds=FLOAT_KINDS)
 
 
 def _rsqrt_rule(m, node, g):
@@ -257,7 +282,7 @@ def _rsqrt_rule(m, node, g):
 
 
 def square(input):
-    return _unary(input, "square", lambda a: a * a, _square_rule, to_float=False)
+    return _unary(input, "square", lambda a: a * a, _square_rule, to_float=False, kinds=NUMBER_KINDS)
 
 
 def _square_rule(m, node, g):
@@ -275,7 +300,12 @@ def _reciprocal_rule(m, node, g):
 
 def abs(input):
     """Elementwise absolute value (gradient ``sign(input)``; 0 at 0)."""
-    return _unary(input, "abs", lambda a: xp().abs(a), _abs_rule, to_float=False)
+    return _unary(input, "abs", _abs_array, _abs_rule, to_float=False)
+
+
+def _abs_array(a):
+    x = xp()
+    return x.asarray(a, copy=True) if a.dtype == x.bool else x.abs(a)
 
 
 def _abs_rule(m, node, g):
@@ -283,7 +313,7 @@ def _abs_rule(m, node, g):
 
 
 def sin(input):
-    return _unary(input, "sin", lambda a: xp().sin(a), _sin_rule)
+    return _unary(input, "sin", lambda a: xp().sin(a), _sin_rule, kinds=FLOAT_KINDS)
 
 
 def _sin_rule(m, node, g):
@@ -291,7 +321,7 @@ def _sin_rule(m, node, g):
 
 
 def cos(input):
-    return _unary(input, "cos", lambda a: xp().cos(a), _cos_rule)
+    return _unary(input, "cos", lambda a: xp().cos(a), _cos_rule, kinds=FLOAT_KINDS)
 
 
 def _cos_rule(m, node, g):
@@ -304,11 +334,11 @@ def _zero_rule(m, node, g):
 
 
 def floor(input):
-    return _unary(input, "floor", lambda a: xp().floor(a), _zero_rule, (), to_float=False)
+    return _unary(input, "floor", lambda a: xp().floor(a), _zero_rule, (), to_float=False, kinds=FLOAT_KINDS)
 
 
 def ceil(input):
-    return _unary(input, "ceil", lambda a: xp().ceil(a), _zero_rule, (), to_float=False)
+    return _unary(input, "ceil", lambda a: xp().ceil(a), _zero_rule, (), to_float=False, kinds=FLOAT_KINDS)
 
 
 def round(input, *, decimals=0):
@@ -321,7 +351,7 @@ def round(input, *, decimals=0):
 
 
 def sign(input):
-    return _unary(input, "sign", lambda a: xp().sign(a), _zero_rule, (), to_float=False)
+    return _unary(input, "sign", lambda a: xp().sign(a), _zero_rule, (), to_float=False, kinds=NUMBER_KINDS)
 
 
 def maximum(input, other):
@@ -402,9 +432,19 @@ clip = clamp
 
 
 def floor_div(x, y):
-    """Floor division (no gradient)."""
+    """Floor division (no gradient); two Bool tensors give a Bool tensor, as in MindSpore."""
     a, b, A, B = binary_operands(x, y, "floor_div")
-    return wrap(_compute(xp().floor_divide, A, B, "floor_div"))
+    P, Q = (A, B) if _backend._current.is_numpy else _bools_as_ints(A, B)
+    return wrap(_keep_bool(_compute(xp().floor_divide, P, Q, "floor_div"), A, B))
+
+
+def _keep_bool(out, A, B):
+    """``out`` back in Bool when both operands were Bool (NumPy computes bools as int8)."""
+    if _dt.dtype_of(out).kind == "int" and hasattr(A, "dtype") and _dt.dtype_of(A) is _dt.bool_ \
+            and getattr(B, "dtype", None) == A.dtype:
+        x = xp()
+        return x.astype(out, _dt.bool_.to_backend(x))
+    return out
 
 
 def floor_divide(input, other):
@@ -415,8 +455,9 @@ def floor_divide(input, other):
 def mod(input, other):
     """Remainder with the sign of the divisor; gradient ``1`` for ``input``."""
     a, b, A, B = binary_operands(input, other, "mod")
-    out = _compute(xp().remainder, A, B, "mod")
-    if _ag._depth == 0:
+    P, Q = (A, B) if _backend._current.is_numpy else _bools_as_ints(A, B)
+    out = _keep_bool(_compute(xp().remainder, P, Q, "mod"), A, B)
+    if _ag._depth == 0 or _dt.dtype_of(out).kind != "float":
         return wrap(out)
     quotient = xp().floor(A / B)  # piecewise constant: a constant for the rule
     return _record_binary(out, "Mod", a, b, _mod_rule, (quotient,), (None,))
@@ -435,7 +476,19 @@ remainder = mod
 # recognises an op by its code object, and six closures would share one.
 def _comparison(input, other, name):
     a, b, A, B = binary_operands(input, other, name)
+    if not _backend._current.is_numpy:
+        A, B = _bools_as_ints(A, B)
     return wrap(_compute(getattr(xp(), name), A, B, name))
+
+
+def _bools_as_ints(A, B):
+    """Bool arrays as UInt8 (the array API orders and divides no bools; NumPy does, as MindSpore)."""
+    x = xp()
+    if getattr(A, "dtype", None) == x.bool:
+        A = x.astype(A, x.uint8)
+    if getattr(B, "dtype", None) == x.bool:
+        B = x.astype(B, x.uint8)
+    return A, B
 
 
 def equal(input, other):
@@ -539,6 +592,11 @@ def subtract(input, other, *, alpha=1):
     return sub(input, other if alpha == 1 else mul(other, alpha))
 
 
+def true_divide(dividend, divisor):
+    """``dividend / divisor`` (true division: integers give Float32)."""
+    return div(dividend, divisor)
+
+
 multiply = mul
-divide = true_divide = div
+divide = div
 negative = neg

@@ -394,6 +394,14 @@ def _int_index_array(indices, op, name="input_indices"):
     return arr
 
 
+class IndexValueError(ValueError, RuntimeError):
+    """An index value outside its axis.
+
+    MindSpore's kernels raise RuntimeError for it; cellkit's shape ops said ValueError first.
+    Being both, it satisfies code written against either.
+    """
+
+
 def gather(input_params, input_indices, axis, batch_dims=0):
     """Pick slices of ``input_params`` along ``axis`` at ``input_indices``.
 
@@ -416,7 +424,7 @@ def gather(input_params, input_indices, axis, batch_dims=0):
         to_host = _backend._current.to_host
         lo, hi = int(to_host(xs.min(flat_index))), int(to_host(xs.max(flat_index)))
         if lo < 0 or hi >= length:
-            raise ValueError(
+            raise IndexValueError(
                 f"For 'gather', indices must be in [0, {length}) for axis {axis} of shape {tuple(arr.shape)}, "
                 f"but got values from {lo} to {hi}"
             )
@@ -436,16 +444,32 @@ def _gather_rule(m, node, g):
     return (m.moveaxis(m.scatter_add_rows(moved, flat_index, length), 0, axis),)
 
 
-def take(input, indices, axis=None):
-    """Gather along ``axis`` (``None``: from the flattened input)."""
+def take(input, index, axis=None):
+    """The elements of ``input`` at ``index``, counting through the flattened tensor (``axis=None``).
+
+    Negative indices count from the end.  With an ``axis`` (a cellkit extension, as
+    ``numpy.take``) whole slices along it are gathered.
+
+    >>> import cellkit as ms
+    >>> print(take(ms.Tensor([[4.0, 3.0, 5.0], [6.0, 7.0, 8.0]]), ms.Tensor([0, 2, -1])))
+    [4. 5. 8.]
+    """
     x = tensor_arg(input, "input", "take")
-    indices = tensor_arg(indices, "indices", "take") if not isinstance(indices, (int, np.integer)) else indices
-    try:
-        if axis is None:
-            return gather(reshape(x, (-1,)), indices, 0)
-        return gather(x, indices, axis)
-    except ValueError as exc:
-        raise ValueError(f"For 'take', 'indices' do not fit 'input' of shape {tuple(x.shape)}: {exc}") from None
+    if isinstance(index, (int, np.integer)) and not isinstance(index, bool):
+        index = Tensor(np.asarray(int_arg(index, "index", "take"), dtype=np.int64))
+    idx = tensor_arg(index, "index", "take")
+    if _dt.dtype_of(idx._data).kind not in ("int", "uint"):
+        raise TypeError(f"For 'take', 'index' must be an int Tensor, but got dtype {idx.dtype}")
+    flat = reshape(x, (-1,)) if axis is None else x
+    axis = 0 if axis is None else normalize_axis(axis, x.ndim, "take")
+    length = flat.shape[axis] if flat.ndim else 1
+    host = _backend._current.to_host(idx._data)
+    if host.size and (host.min() < -length or host.max() >= length):
+        raise IndexValueError(f"For 'take', 'index' must be in [{-length}, {length}) for 'input' of shape "
+                         f"{tuple(x.shape)}, but got values from {int(host.min())} to {int(host.max())}")
+    if host.size and host.min() < 0:
+        idx = wrap(_backend._current.from_host(np.asarray(host % length)))
+    return gather(flat, idx, axis)
 
 
 def _index_key(key):

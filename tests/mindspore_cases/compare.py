@@ -42,7 +42,7 @@ def record_command(module, case=None):
 _NUMPY_DTYPE_NAMES = {
     "float16": "Float16", "float32": "Float32", "float64": "Float64",
     "int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",
-    "uint8": "UInt8", "bool": "Bool",
+    "uint8": "UInt8", "bool": "Bool", "complex64": "Complex64", "complex128": "Complex128",
 }
 
 
@@ -60,6 +60,9 @@ def _nested_numbers(values):
 
 
 def _fixture_array(entry):
+    if entry["dtype"].startswith("Complex"):  # each element is recorded as the pair [real, imag]
+        pairs = np.array(_nested_numbers(entry["tensor"]), dtype=np.float64).reshape(list(entry["shape"]) + [2])
+        return pairs[..., 0] + 1j * pairs[..., 1]
     dtype = bool if entry["dtype"] == "Bool" else np.float64
     return np.array(_nested_numbers(entry["tensor"]), dtype=dtype).reshape(entry["shape"])
 
@@ -107,7 +110,7 @@ def assert_matches(actual, expected, rtol, atol, path="result"):
         if expected["dtype"] == "Bool" or expected["dtype"].startswith(("Int", "UInt")):
             np.testing.assert_array_equal(got, want, err_msg=f"{path}: values differ from MindSpore's")
         else:
-            np.testing.assert_allclose(got.astype(np.float64), want,
+            np.testing.assert_allclose(got.astype(np.complex128 if got.dtype.kind == "c" else np.float64), want,
                                        rtol=rtol, atol=atol, equal_nan=True,
                                        err_msg=f"{path}: values differ from MindSpore's")
     elif key in ("tuple", "list"):

@@ -20,19 +20,31 @@ def f32(*shape):
 def test_composition_a_bare_dense_carries_at_most_twelve_instance_attributes():
     dense = nn.Dense(3, 2)
     assert len(vars(dense)) <= 12, sorted(vars(dense))
-    # The framework's share is the three registries; the rest is Dense's own configuration.
-    assert sorted(k for k in vars(dense) if k.startswith("_")) == ["_buffers", "_cells", "_params"]
+    # The framework's share is the three registries and the creation time; the rest is Dense's own:
+    # its settings and Parameters.
+    assert sorted(k for k in vars(dense) if k.startswith("_")) == ["_buffers", "_cells", "_create_time", "_params"]
+    assert sorted(vars(dense)) == ["_buffers", "_cells", "_create_time", "_params", "activation", "activation_flag",
+                                   "bias", "has_bias", "in_channels", "out_channels", "weight"]
     dense(f32(1, 3))
-    dense.set_train()
-    assert len(vars(dense)) <= 12, sorted(vars(dense))  # still after a call and set_train
+    assert len(vars(dense)) <= 12, sorted(vars(dense))  # still after its first call
 
 
-def test_composition_parameters_are_stored_once_in_the_registry():
+def test_composition_parameters_are_stored_once_and_the_registry_reads_them_from_the_cell():
     dense = nn.Dense(3, 2)
-    assert "weight" not in vars(dense) and dense._params["weight"] is dense.weight
+    # One object, one place: an ordinary attribute (fast to read); the registry knows its name and order.
+    assert vars(dense)["weight"] is dense._params["weight"] is dense.weight
     replacement = ms.Parameter(ms.Tensor(np.ones((2, 3), np.float32)), name="w2")
     dense.weight = replacement
-    assert dense.weight is replacement and dense._params["weight"] is replacement and "weight" not in vars(dense)
+    assert dense.weight is replacement and dense._params["weight"] is replacement and list(dense._params) == [
+        "weight", "bias"]
+    del dense.bias
+    assert "bias" not in vars(dense) and list(dense._params) == ["weight"]
+
+
+def test_composition_to_float_holds_floating_parameters_aside_so_reads_are_intercepted():
+    dense = nn.Dense(3, 2).to_float(ms.float16)
+    assert "weight" not in vars(dense) and dense._params.is_aside("weight")
+    assert dense.weight is dense._params["weight"]  # outside a call: the Parameter itself
 
 
 def test_composition_parts_are_made_when_first_used_and_hold_their_concern():

@@ -398,8 +398,18 @@ def test_state_dict_pre_hook_spec_example_adds_extra_param():
 
 def test_state_dict_post_hook_may_edit_the_dict():
     net = Inner()
-    net.register_state_dict_post_hook(lambda cell, sd, prefix, md: sd.pop(prefix + "running"))
+    def drop_running(cell, sd, prefix, metadata):
+        del sd[prefix + "running"]
+
+    net.register_state_dict_post_hook(drop_running)
     assert list(net.state_dict()) == ["w", "b"]
+
+
+def test_state_dict_post_hook_returning_a_value_is_a_runtime_error_as_mindspore():
+    net = Inner()
+    net.register_state_dict_post_hook(lambda cell, sd, prefix, md: sd)
+    with pytest.raises(RuntimeError, match="must return None"):
+        net.state_dict()
 
 
 def test_load_pre_hook_signature_gets_strict_true_and_its_own_keys():

@@ -134,29 +134,38 @@ class Adam(Optimizer):
         grads = self._prepare(gradients)
         lrs = self._per_param_lrs()
         self._advance()
-        xp = _backend.current().xp
-        beta1, keep1, _, keep2, eps = self._constants
-        b1p = _writable(self.beta1_power)
-        b1p *= self.beta1._data
-        b2p = _writable(self.beta2_power)
-        b2p *= self.beta2._data
-        correction = xp.sqrt(1.0 - b2p) / (1.0 - b1p)
-        vhats = self.vhat if self.use_amsgrad else (None,) * self.param_length
-        for p, m_param, v_param, vhat_param, g, lr in zip(self.parameters, self.moment1, self.moment2, vhats,
-                                                           grads, lrs):
-            w = _writable(p)
-            m = _writable(m_param)
-            v = _writable(v_param)
-            m += (g - m) * keep1
-            v += (g * g - v) * keep2
-            if vhat_param is not None:
-                vhat_param._data = xp.maximum(vhat_param._data, v)
-                denominator = xp.sqrt(vhat_param._data) + eps
-            else:
-                denominator = xp.sqrt(v) + eps
-            numerator = m * beta1 + keep1 * g if self.use_nesterov else m
-            w -= _hyper(lr * correction, w) * numerator / denominator
+        vhats = self.vhat if self.use_amsgrad else None
+        _adam_steps(self, grads, lrs, self.moment1, self.moment2, vhats, self.use_nesterov)
         return self._done()
+
+
+def _adam_steps(opt, grads, lrs, moment1, moment2, vhats, use_nesterov):
+    """One Adam update of every parameter of ``opt`` (shared by Adam, LazyAdam and AdamOffload).
+
+    ``opt.beta1_power`` and ``opt.beta2_power`` are multiplied by the betas
+    first, so step ``t`` corrects by ``beta ** t``.
+    """
+    xp = _backend.current().xp
+    beta1, keep1, _, keep2, eps = opt._constants
+    b1p = _writable(opt.beta1_power)
+    b1p *= opt.beta1._data
+    b2p = _writable(opt.beta2_power)
+    b2p *= opt.beta2._data
+    correction = xp.reshape(xp.sqrt(1.0 - b2p) / (1.0 - b1p), ())
+    vhats = (None,) * opt.param_length if vhats is None else vhats
+    for p, m_param, v_param, vhat_param, g, lr in zip(opt.parameters, moment1, moment2, vhats, grads, lrs):
+        w = _writable(p)
+        m = _writable(m_param)
+        v = _writable(v_param)
+        m += (g - m) * keep1
+        v += (g * g - v) * keep2
+        if vhat_param is not None:
+            vhat_param._data = xp.maximum(vhat_param._data, v)
+            denominator = xp.sqrt(vhat_param._data) + eps
+        else:
+            denominator = xp.sqrt(v) + eps
+        numerator = m * beta1 + keep1 * g if use_nesterov else m
+        w -= _hyper(lr * correction, w) * numerator / denominator
 
 
 class AdamWeightDecay(Optimizer):

@@ -17,8 +17,10 @@ import math
 from ... import dtype as _dt
 from ... import ops
 from ..cell import Cell
+from ._checks import check_bool, non_negative_float, positive_float, positive_int
 
-__all__ = ["LearningRateSchedule", "ExponentialDecayLR", "CosineDecayLR", "PolynomialDecayLR", "WarmUpLR"]
+__all__ = ["LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR",
+           "PolynomialDecayLR", "WarmUpLR"]
 
 
 class LearningRateSchedule(Cell):
@@ -41,26 +43,11 @@ class LearningRateSchedule(Cell):
 
 
 def _positive_float(value, name, cls, allow_zero=False):
-    if isinstance(value, bool) or not isinstance(value, float):
-        raise TypeError(f"For '{cls}', the argument '{name}' must be a float, but got {type(value).__name__}")
-    if value < 0 or (value == 0 and not allow_zero):
-        relation = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"For '{cls}', the argument '{name}' must be {relation}, but got {value}")
-    return value
+    return non_negative_float(value, name, cls) if allow_zero else positive_float(value, name, cls)
 
 
-def _positive_int(value, name, cls):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{cls}', the argument '{name}' must be an int, but got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"For '{cls}', the argument '{name}' must be a positive int, but got {value}")
-    return value
-
-
-def _check_bool(value, name, cls):
-    if not isinstance(value, bool):
-        raise TypeError(f"For '{cls}', the argument '{name}' must be a bool, but got {type(value).__name__}")
-    return value
+_positive_int = positive_int
+_check_bool = check_bool
 
 
 def _steps(global_step):
@@ -79,9 +66,9 @@ class ExponentialDecayLR(LearningRateSchedule):
     def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
         super().__init__()
         name = type(self).__name__
+        self.decay_steps = _positive_int(decay_steps, "decay_steps", name)
         self.learning_rate = _positive_float(learning_rate, "learning_rate", name)
         self.decay_rate = _positive_float(decay_rate, "decay_rate", name)
-        self.decay_steps = _positive_int(decay_steps, "decay_steps", name)
         self.is_stair = _check_bool(is_stair, "is_stair", name)
 
     def construct(self, global_step):
@@ -89,6 +76,61 @@ class ExponentialDecayLR(LearningRateSchedule):
         if self.is_stair:
             p = ops.floor(p)
         return ops.pow(self.decay_rate, p) * self.learning_rate
+
+
+class NaturalExpDecayLR(LearningRateSchedule):
+    r"""``learning_rate * e ** (-decay_rate * p)`` with ``p = step / decay_steps`` (floored if ``is_stair``).
+
+    This is the formula MindSpore 2.10 documents (and TensorFlow's
+    ``natural_exp_decay``).  MindSpore 2.10's Cell computes something else:
+    ``p = step`` without ``is_stair`` and ``floor(step / decay_steps) *
+    decay_steps`` with it -- ``decay_steps`` times the documented exponent;
+    cellkit follows the documentation.
+
+    >>> import cellkit as ms
+    >>> from cellkit import nn
+    >>> print(nn.NaturalExpDecayLR(0.1, 0.5, 2)(ms.Tensor([4], ms.int32)))
+    [0.03678794]
+    """
+
+    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
+        super().__init__()
+        name = type(self).__name__
+        self.decay_steps = _positive_int(decay_steps, "decay_steps", name)
+        self.learning_rate = _positive_float(learning_rate, "learning_rate", name)
+        self.decay_rate = _positive_float(decay_rate, "decay_rate", name)
+        self.is_stair = _check_bool(is_stair, "is_stair", name)
+        self.math_e = math.e
+
+    def construct(self, global_step):
+        p = _steps(global_step) / self.decay_steps
+        if self.is_stair:
+            p = ops.floor(p)
+        return self.learning_rate * ops.exp(-self.decay_rate * p)
+
+
+class InverseDecayLR(LearningRateSchedule):
+    """``learning_rate / (1 + decay_rate * p)`` with ``p = step / decay_steps`` (floored if ``is_stair``).
+
+    >>> import cellkit as ms
+    >>> from cellkit import nn
+    >>> print(nn.InverseDecayLR(0.1, 0.5, 2)(ms.Tensor([4], ms.int32)))
+    [0.05]
+    """
+
+    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
+        super().__init__()
+        name = type(self).__name__
+        self.decay_steps = _positive_int(decay_steps, "decay_steps", name)
+        self.learning_rate = _positive_float(learning_rate, "learning_rate", name)
+        self.decay_rate = _positive_float(decay_rate, "decay_rate", name)
+        self.is_stair = _check_bool(is_stair, "is_stair", name)
+
+    def construct(self, global_step):
+        p = _steps(global_step) / self.decay_steps
+        if self.is_stair:
+            p = ops.floor(p)
+        return self.learning_rate / (1.0 + self.decay_rate * p)
 
 
 class CosineDecayLR(LearningRateSchedule):
@@ -135,8 +177,8 @@ class PolynomialDecayLR(LearningRateSchedule):
         self.start_learning_rate = _positive_float(learning_rate, "learning_rate", name)
         self.end_learning_rate = _positive_float(end_learning_rate, "end_learning_rate", name, allow_zero=True)
         self.decay_steps = _positive_int(decay_steps, "decay_steps", name)
-        self.power = _positive_float(power, "power", name)
         self.update_decay_steps = _check_bool(update_decay_steps, "update_decay_steps", name)
+        self.power = _positive_float(power, "power", name)
         self.diff_learning_rate = learning_rate - end_learning_rate
 
     def construct(self, global_step):

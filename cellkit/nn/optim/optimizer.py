@@ -242,7 +242,13 @@ class Optimizer(Cell):
                 )
             self.dynamic_lr = True
             return Tensor(self._checked_rates(learning_rate.asnumpy().astype(np.float32)))
-        if isinstance(learning_rate, Iterable) and not isinstance(learning_rate, (str, bytes, Cell)):
+        if isinstance(learning_rate, (str, bytes)):
+            # MindSpore reads a str as an iterable of rates and fails converting it: a ValueError.
+            raise ValueError(
+                f"For '{self.cls_name}', 'learning_rate' must be a number, a Tensor, an iterable of numbers or a "
+                f"LearningRateSchedule, but got the {type(learning_rate).__name__} {learning_rate!r}"
+            )
+        if isinstance(learning_rate, Iterable) and not isinstance(learning_rate, Cell):
             self.dynamic_lr = True
             return Tensor(self._checked_rates(np.array(list(learning_rate), dtype=np.float32)))
         raise TypeError(

@@ -1,0 +1,4 @@
+"""MindSpore cases made from ``tests/op_catalogue/linalg.py`` (one per sample and bad input)."""
+from . import catalogue_cases
+
+CASES = catalogue_cases("linalg")
