@@ -298,10 +298,19 @@ class Slice(TensorOperation):
 
 
 class Unique(TensorOperation):
-    """The distinct values (in order of first appearance), each element's index into them (Int32),
-    and each value's count (Int32): three columns."""
+    """The distinct values of a tensor of rank >= 2 (flattened, in order of first appearance), each
+    element's index into them (Int32), and each value's count (Int32): three columns.
+
+    >>> import numpy as np
+    >>> values, index, counts = Unique()(np.array([[3, 1], [2, 3]]))
+    >>> values, index, counts
+    (array([3, 1, 2]), array([0, 1, 2, 0], dtype=int32), array([2, 1, 1], dtype=int32))
+    """
 
     def _compute(self, array):
+        if array.ndim < 2:
+            # MindSpore 2.10 flattens its input and asks for at least two dimensions
+            raise RuntimeError(f"Unique: input must be at least 2-D in order to do unique op, got rank:{array.ndim}")
         flat = array.reshape(-1)
         values, first, inverse, counts = np.unique(flat, return_index=True, return_inverse=True, return_counts=True)
         order = np.argsort(first, kind="stable")
