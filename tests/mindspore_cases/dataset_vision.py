@@ -363,3 +363,114 @@ _error("to_tensor_rank4", lambda v, np: v.ToTensor()(np.zeros((1, 2, 2, 3), np.u
 _error("random_resized_crop_bad_scale", lambda v, np: v.RandomResizedCrop(4, scale=(0.9, 0.1)))
 _error("affine_bad_scale", lambda v, np: v.Affine(0, (0, 0), -1.0, 0))
 _error("auto_contrast_bad_cutoff", lambda v, np: v.AutoContrast(60.0))
+
+
+# ---- bounding boxes (deterministic settings), files, augmentation policies
+def _boxes(np):
+    return np.array([[1, 2, 4, 3], [0, 0, 10, 8]], np.float32)
+
+
+def _box_case(name, make):
+    def run(ms, ops, nn, np):
+        image, boxes = make(_vision(ms))(_image(np), _boxes(np))
+        return (ms.Tensor(image), ms.Tensor(boxes))
+    case(_named(run, name), atol=1.01)
+
+
+_box_case("resize_with_bbox", lambda v: v.ResizeWithBBox((16, 20)))
+_box_case("resize_with_bbox_down", lambda v: v.ResizeWithBBox((4, 5), v.Inter.NEAREST))
+_box_case("random_horizontal_flip_with_bbox_p1", lambda v: v.RandomHorizontalFlipWithBBox(1.0))
+_box_case("random_vertical_flip_with_bbox_p1", lambda v: v.RandomVerticalFlipWithBBox(1.0))
+_box_case("random_crop_with_bbox_full", lambda v: v.RandomCropWithBBox((8, 10)))
+_box_case("bounding_box_augment_ratio0", lambda v: v.BoundingBoxAugment(v.Invert(), 0.0))
+
+
+@case
+def bounding_box_augment_all(ms, ops, nn, np):
+    v = _vision(ms)
+    image, boxes = v.BoundingBoxAugment(v.RandomHorizontalFlip(1.0), 1.0)(_image(np), _boxes(np)[:1])
+    return (ms.Tensor(image), ms.Tensor(boxes))
+
+
+@case
+def random_resized_crop_with_bbox_shape(ms, ops, nn, np):
+    image, boxes = _vision(ms).RandomResizedCropWithBBox((5, 6))(_image(np), _boxes(np))
+    return (_summary(ms, np, image), int(boxes.shape[1]))
+
+
+@case
+def encode_png_roundtrip(ms, ops, nn, np):
+    v = _vision(ms)
+    data = v.encode_png(_image(np))
+    return (str(data.dtype), data.ndim, ms.Tensor(v.Decode()(data)))
+
+
+@case
+def encode_jpeg_decodes(ms, ops, nn, np):
+    v = _vision(ms)
+    data = v.encode_jpeg(_image(np), 90)
+    return (str(data.dtype), bytes(data[:3]).hex(), _summary(ms, np, v.Decode()(data)))
+
+
+@case
+def write_and_read_png(ms, ops, nn, np):
+    import os
+    import tempfile
+    v = _vision(ms)
+    path = os.path.join(tempfile.mkdtemp(), "x.png")
+    v.write_png(path, _image(np))
+    gray = v.read_image(path, v.ImageReadMode.GRAYSCALE)
+    return (ms.Tensor(v.read_image(path)), _summary(ms, np, gray), ms.Tensor(v.read_file(path)[:8]))
+
+
+@case
+def write_file_bytes(ms, ops, nn, np):
+    import os
+    import tempfile
+    v = _vision(ms)
+    path = os.path.join(tempfile.mkdtemp(), "b.bin")
+    v.write_file(path, np.frombuffer(b"abc", np.uint8))
+    return ms.Tensor(v.read_file(path))
+
+
+@case
+def read_gray_png_unchanged(ms, ops, nn, np):
+    import os
+    import tempfile
+    v = _vision(ms)
+    path = os.path.join(tempfile.mkdtemp(), "g.png")
+    v.write_png(path, _image(np, (8, 10)))
+    return (ms.Tensor(v.read_image(path)), ms.Tensor(v.read_image(path, v.ImageReadMode.COLOR)))
+
+
+def _augment_case(name, make):
+    def run(ms, ops, nn, np):
+        v = _vision(ms)
+        outs = [make(v)(_image(np, seed=k)) for k in range(6)]
+        return [_summary(ms, np, o) for o in outs]
+    case(_named(run, name))
+
+
+_augment_case("auto_augment_imagenet", lambda v: v.AutoAugment())
+_augment_case("auto_augment_cifar10", lambda v: v.AutoAugment(v.AutoAugmentPolicy.CIFAR10, v.Inter.BILINEAR, 3))
+_augment_case("auto_augment_svhn", lambda v: v.AutoAugment(v.AutoAugmentPolicy.SVHN))
+_augment_case("rand_augment", lambda v: v.RandAugment(3, 5, 11))
+_augment_case("trivial_augment_wide", lambda v: v.TrivialAugmentWide())
+_augment_case("uniform_augment", lambda v: v.UniformAugment([v.Invert(), v.Equalize(), v.HorizontalFlip()], 2))
+_eager("random_select_subpolicy_sure",
+       lambda v: v.RandomSelectSubpolicy([[(v.Invert(), 1.0), (v.HorizontalFlip(), 1.0)]]))
+_eager("random_select_subpolicy_never", lambda v: v.RandomSelectSubpolicy([[(v.Invert(), 0.0)]]))
+_eager("uniform_augment_invert_twice_or_not",
+       lambda v: v.Compose([v.UniformAugment([v.Posterize(8)], 1)]) if hasattr(v, "Compose") else
+       v.UniformAugment([v.Posterize(8)], 1))
+_error("encode_jpeg_bad_quality", lambda v, np: v.encode_jpeg(_image(np), 0))
+_error("encode_png_bad_level", lambda v, np: v.encode_png(_image(np), 10))
+_error("encode_jpeg_float", lambda v, np: v.encode_jpeg(_image(np).astype(np.float32)))
+_error("read_file_missing", lambda v, np: v.read_file("/nonexistent/cellkit/file.png"))
+_error("write_file_bytes_object", lambda v, np: v.write_file("/tmp/never_written.bin", b"ab"))
+_error("auto_augment_bad_policy", lambda v, np: v.AutoAugment("imagenet2"))
+_error("auto_augment_gray", lambda v, np: v.AutoAugment()(_image(np, (8, 10))))
+_error("rand_augment_bad_magnitude", lambda v, np: v.RandAugment(2, 31, 31))
+_error("uniform_augment_too_many", lambda v, np: v.UniformAugment([v.Invert()], 2))
+_error("random_select_subpolicy_bad", lambda v, np: v.RandomSelectSubpolicy([[v.Invert()]]))
+_error("resize_with_bbox_bad_box", lambda v, np: v.ResizeWithBBox(4)(_image(np), np.array([[5, 5, 10, 10]], np.float32)))

@@ -31,3 +31,4 @@ from .bbox import (BoundingBoxAugment, RandomCropWithBBox, RandomHorizontalFlipW
 from .erase import CutOut, Erase, RandomErasing
 from .mixing import CutMixBatch, MixUp, MixUpBatch
 from .files import encode_jpeg, encode_png, read_file, read_image, write_file, write_jpeg, write_png
+from .augment import AutoAugment, RandAugment, RandomSelectSubpolicy, TrivialAugmentWide, UniformAugment
