@@ -156,3 +156,18 @@ def test_msgpack_subset():
         msgpack.unpack(b"\x81\xa1")
     with pytest.raises(ValueError):
         msgpack.unpack(b"\xc1")
+
+
+def test_image_bytes_field_decodes_in_a_pipeline(tmp_path):
+    from cellkit.dataset import vision
+
+    path = str(tmp_path / "images.mindrecord")
+    image = np.random.default_rng(0).integers(0, 256, (8, 10, 3), dtype=np.uint8)
+    writer = FileWriter(path)
+    writer.add_schema({"image": {"type": "bytes"}, "label": {"type": "int32"}}, "images")
+    writer.write_raw_data([{"image": vision.encode_png(image).tobytes(), "label": 1}])
+    writer.commit()
+    row = next(ds.MindDataset(path).create_tuple_iterator(output_numpy=True))
+    assert row[0].dtype.kind == "S" and row[0].shape == (1,)   # as MindSpore gives a bytes field
+    decoded = next(ds.MindDataset(path).map(vision.Decode(), "image").create_tuple_iterator(output_numpy=True))
+    assert np.array_equal(decoded[0], image)

@@ -43,6 +43,8 @@ class Decode(TensorOperation):
         return as_array(value)
 
     def _compute(self, data):
+        if data.dtype.kind == "S" and data.size == 1:   # a MindRecord bytes field, as MindDataset gives it
+            data = np.frombuffer(bytes(data.reshape(-1)[0]), dtype=np.uint8)
         if data.ndim != 1:
             raise TypeError(f"The number of array dimensions of the encoded image should be 1, but got {data.ndim}.")
         if data.dtype != np.uint8:
