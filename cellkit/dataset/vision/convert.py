@@ -82,7 +82,20 @@ class Rescale(ImageTensorOperation):
         return [self._transform(columns[0])]
 
     def _transform(self, image):
-        values = image.astype(_F32) if image.dtype != np.float64 else image.astype(_F32)
+        if image.dtype == np.uint8:
+            # OpenCV rounds once (x * scale + shift in double, then to float32).  When float32
+            # arithmetic gives the same for all 256 values, it gives the same for the image (and is
+            # much faster); otherwise each value's exact result is looked up.
+            scale, shift = _F32(self.rescale), _F32(self.shift)
+            table = _fma32(np.arange(256, dtype=_F32), scale, shift)
+            fast = np.arange(256, dtype=_F32) * scale + shift
+            if np.array_equal(table, fast):
+                values = image.astype(_F32)
+                values *= scale
+                values += shift
+                return values
+            return table.take(image.astype(np.intp))
+        values = image.astype(_F32)
         return _fma32(values, _F32(self.rescale), _F32(self.shift))
 
 
@@ -141,8 +154,17 @@ class Normalize(ImageTensorOperation):
         std = np.asarray(self.std * (channels if len(self.std) == 1 else 1), dtype=_F32)
         if not two_d and not self.is_hwc:
             mean, std = mean[:, None, None], std[:, None, None]
-        values = image.astype(_F32)
-        return ((values - mean) / std).astype(_F32)
+        values = image.astype(_F32)   # a copy: the input may be a cached block
+        if self.is_hwc and not two_d and values.ndim >= 3 and values.flags.c_contiguous:
+            # each row as W*C values with mean and std repeated along it: long inner loops, same numbers
+            width = values.shape[-2]
+            rows = values.reshape(-1, width * channels)
+            rows -= np.tile(mean, width)
+            rows /= np.tile(std, width)
+            return values
+        values -= mean
+        values /= std
+        return values
 
 
 class NormalizePad(Normalize):

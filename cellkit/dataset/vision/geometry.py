@@ -87,9 +87,12 @@ def pad_image(images, top, bottom, left, right, mode=Border.CONSTANT, fill=(0, 0
         H, W = images.shape[-3], images.shape[-2]
         shape = images.shape[:-3] + (H + top + bottom, W + left + right, images.shape[-1])
         channels = images.shape[-1]
-        values = np.array([fill[k] if k < len(fill) else 0 for k in range(channels)])
+        values = np.array([fill[k] if k < len(fill) else 0 for k in range(channels)]).astype(images.dtype)
         out = np.empty(shape, dtype=images.dtype)
-        out[...] = values.astype(images.dtype)
+        if (values == values[0]).all():
+            out.fill(values[0])
+        else:   # rows of W*C values with the fill repeated along them (long inner loops)
+            out.reshape(-1, shape[-2] * channels)[...] = np.tile(values, shape[-2])
         out[..., top:top + H, left:left + W, :] = images
         return out
     return np.pad(images, widths, mode=_NUMPY_PAD[mode])
@@ -305,10 +308,12 @@ class RandomCrop(ImageTensorOperation):
             require_channels(image, "Pad")
 
     def _transform(self, images):
+        lead = images.shape[:-3]
+        if lead and self.padding is not None and not self.pad_if_needed and self.padding_mode == Border.CONSTANT:
+            return self._crop_constant_padded(images)
         images = self._prepare(images)[0]
         h, w = images.shape[-3], images.shape[-2]
         ch, cw = self.size
-        lead = images.shape[:-3]
         count = int(np.prod(lead)) if lead else 1
         draws = generator().random((count, 2))
         ys = (draws[:, 0] * (h - ch + 1)).astype(np.int64)
@@ -316,9 +321,29 @@ class RandomCrop(ImageTensorOperation):
         if not lead:
             return images[ys[0]:ys[0] + ch, xs[0]:xs[0] + cw].copy()
         flat = images.reshape((count,) + images.shape[-3:])
-        rows = ys[:, None] + np.arange(ch)[None, :]
-        cols = xs[:, None] + np.arange(cw)[None, :]
-        out = flat[np.arange(count)[:, None, None], rows[:, :, None], cols[:, None, :]]
+        out = np.empty((count, ch, cw, flat.shape[-1]), flat.dtype)
+        for i, (y, x) in enumerate(zip(ys.tolist(), xs.tolist())):
+            out[i] = flat[i, y:y + ch, x:x + cw]
+        return out.reshape(lead + out.shape[1:])
+
+    def _crop_constant_padded(self, images):
+        """A stack padded once, then every image's window gathered in one indexing step (the same
+        draws and pixels as cropping them one by one)."""
+        left, top, right, bottom = self.padding
+        padded = pad_image(images, top, bottom, left, right, self.padding_mode, self.fill_value)
+        h, w, c = padded.shape[-3:]
+        ch, cw = self.size
+        if ch > h or cw > w:
+            raise RuntimeError(f"RandomCrop: invalid crop size, crop size is bigger than the image dimensions, "
+                               f"got crop height: {ch}, crop width: {cw}")
+        lead = images.shape[:-3]
+        count = int(np.prod(lead))
+        draws = generator().random((count, 2))
+        ys = (draws[:, 0] * (h - ch + 1)).astype(np.int64)
+        xs = (draws[:, 1] * (w - cw + 1)).astype(np.int64)
+        flat = padded.reshape((count, h, w, c))
+        windows = np.lib.stride_tricks.sliding_window_view(flat, (ch, cw), axis=(1, 2))
+        out = np.ascontiguousarray(windows[np.arange(count), ys, xs].transpose(0, 2, 3, 1))
         return out.reshape(lead + out.shape[1:])
 
     def _compute_pil(self, image):
@@ -439,9 +464,18 @@ class _RandomFlip(ImageTensorOperation):
         chosen = generator().random(count) < self.prob
         if not lead:
             return np.flip(images, axis=self._axis).copy() if chosen[0] else images
-        flat = images.reshape((count,) + images.shape[-3:]).copy()
-        flat[chosen] = np.flip(flat[chosen], axis=self._axis + 1)
-        return flat.reshape(images.shape)
+        flat = images.reshape((count,) + images.shape[-3:])
+        out = flat.copy()
+        picked = np.flatnonzero(chosen)
+        if self._axis == 0:
+            out[picked] = flat[picked, ::-1]
+        else:
+            # mirror the columns of each row seen as W*C values: one gather, channels kept in order
+            n, h, w, c = flat.shape
+            order = (np.arange(w)[::-1, None] * c + np.arange(c)[None, :]).reshape(-1)
+            rows = out.reshape(n, h, w * c)
+            rows[picked] = flat.reshape(n, h, w * c)[picked][:, :, order]
+        return out.reshape(images.shape)
 
     def _compute_pil(self, image):
         if generator().random() < self.prob:
