@@ -277,7 +277,7 @@ def weighted_random_sampler_support(ms, ops, nn, np):
     ds = _ds(ms)
     data = ds.NumpySlicesDataset({"x": np.arange(4)}, sampler=ds.WeightedRandomSampler([0, 1, 0, 1], 6))
     values = _flat(np, data)
-    return (len(values), sorted(set(values)))
+    return (len(values), set(values) <= {1, 3})   # only rows of non-zero weight
 
 
 @case
