@@ -191,3 +191,38 @@ def pipeline_tokenizer_offsets_columns(ms, ops, nn, np):
     rows = [(list(map(str, r[0].tolist())), ms.Tensor(r[1]), ms.Tensor(r[2]))
             for r in data.create_tuple_iterator(output_numpy=True)]
     return (data.get_col_names(), rows)
+
+
+# ---- BERT tokenizers
+bert_text = lambda np: (np.array("Hello, World! Héllo 你好 [UNK] [CLS] it's  ok\tdone.  "),)  # noqa: E731
+_eager("basic_tokenizer", lambda t, ms, np: t.BasicTokenizer(), bert_text)
+_eager("basic_tokenizer_keep_whitespace", lambda t, ms, np: t.BasicTokenizer(keep_whitespace=True), bert_text)
+_eager("basic_tokenizer_lower_no_preserve",
+       lambda t, ms, np: t.BasicTokenizer(lower_case=True, preserve_unused_token=False), bert_text)
+_eager("basic_tokenizer_offsets", lambda t, ms, np: t.BasicTokenizer(with_offsets=True), lambda np: (np.array("Hé, 你x"),))
+_eager("basic_tokenizer_nfd", lambda t, ms, np: t.BasicTokenizer(normalization_form=t.NormalizeForm.NFD),
+       lambda np: (np.array("é"),))
+_eager("basic_tokenizer_lower_plain", lambda t, ms, np: t.BasicTokenizer(lower_case=True),
+       lambda np: (np.array("ÀbC dÉf, GHI"),))
+
+
+def _lower_preserve_expected(np):
+    words = ["hello", ",", "world", "!", "hello", "你", "好", "[UNK]", "[CLS]", "it", "'", "s", "ok", "done", "."]
+    return ([len(words)], words)
+
+
+@case(mindspore_wrong=True, expected=_lower_preserve_expected,
+      note="MindSpore 2.10's BasicTokenizer(lower_case=True) with preserve_unused_token=True repeats the text "
+           "before each kept token (and splits the kept tokens it repeats): 38 tokens for a 15-token string")
+def basic_tokenizer_lower_preserve(ms, ops, nn, np):
+    return _out(ms, np, _text(ms).BasicTokenizer(lower_case=True)(bert_text(np)[0]))
+
+
+def _bert_vocab(t):
+    return t.Vocab.from_list(["hello", "world", "##s", "[UNK]", "[CLS]", "你", "好", ",", "!", "it", "'", "s"])
+
+
+_eager("bert_tokenizer", lambda t, ms, np: t.BertTokenizer(_bert_vocab(t)),
+       lambda np: (np.array("Hello worlds, 你好! it's [CLS]"),))
+_eager("bert_tokenizer_offsets", lambda t, ms, np: t.BertTokenizer(_bert_vocab(t), lower_case=True, with_offsets=True),
+       lambda np: (np.array("Hello worlds, 你好!"),))
