@@ -264,11 +264,12 @@ def write_shard(path, shard_id, shard_names, schema, desc, index_fields, rows, h
                            f"size {header_size}; raise it with set_header_size.")
     temporary = path + ".writing"
     with open(temporary, "wb") as handle:
-        handle.write(struct.pack("<Q", len(text)) + text + bytes(header_size - 8 - len(text)))
+        # the zero padding of the header and of every page but the last is left as holes (sparse files)
+        handle.write(struct.pack("<Q", len(text)) + text)
         for number, body in enumerate(bodies):
+            handle.seek(header_size + number * page_size)
             handle.write(body)
-            if number + 1 < len(bodies):
-                handle.write(bytes(page_size - len(body)))
+        handle.truncate(header_size + (len(bodies) - 1) * page_size + len(bodies[-1]))
     _write_index(path + ".db", os.path.basename(path), schema, index_fields, records, location)
     os.replace(temporary, path)
 

@@ -171,3 +171,24 @@ def test_image_bytes_field_decodes_in_a_pipeline(tmp_path):
     assert row[0].dtype.kind == "S" and row[0].shape == (1,)   # as MindSpore gives a bytes field
     decoded = next(ds.MindDataset(path).map(vision.Decode(), "image").create_tuple_iterator(output_numpy=True))
     assert np.array_equal(decoded[0], image)
+
+
+def test_dataset_save_uses_mindspores_schema_rules(tmp_path):
+    from cellkit.mindrecord.layout import read_header
+
+    path = str(tmp_path / "saved.mindrecord")
+    data = ds.NumpySlicesDataset({"img": np.arange(24, dtype=np.uint8).reshape(2, 3, 4),
+                                  "label": np.array([1, 2], np.int32), "f": np.array([0.5, 1.5], np.float16),
+                                  "v": np.ones((2, 5)), "u32": np.array([3, 4], np.uint32),
+                                  "s": np.array(["a", "bc"])}, shuffle=False)
+    data.save(path)
+    schema = read_header(path)["schema"][0]
+    assert schema["desc"] == "mindrecord" and schema["blob_fields"] == ["img", "v"]
+    assert schema["schema"] == {"img": {"shape": [-1, 4], "type": "int32"}, "label": {"type": "int32"},
+                                "f": {"type": "float32"}, "v": {"shape": [-1], "type": "float64"},
+                                "u32": {"type": "int64"}, "s": {"type": "string"}}
+    rows = list(ds.MindDataset(path, shuffle=False).create_dict_iterator(output_numpy=True))
+    assert rows[1]["img"].tolist() == (np.arange(12, 24).reshape(3, 4)).tolist() and rows[1]["img"].dtype == np.int32
+    assert str(rows[0]["s"]) == "a" and rows[1]["f"].dtype == np.float32
+    with pytest.raises(RuntimeError, match="bool"):
+        ds.NumpySlicesDataset({"b": np.array([True])}).save(str(tmp_path / "bool.mindrecord"))

@@ -209,8 +209,8 @@ def split_sizes_in_order(ms, ops, nn, np):
 
 
 @case(mindspore_wrong=True, expected=lambda np: (5, 5, list(range(10))),
-      note="MindSpore 2.10's split(randomize=True) gives parts that overlap and miss rows (each part draws its "
-           "rows from its own shuffle of the whole dataset); its documentation and the purpose of a split ask "
+      note="Without a dataset seed, MindSpore 2.10's split(randomize=True) gives parts that overlap and miss rows "
+           "(each part draws its rows from its own shuffle of the whole dataset); the purpose of a split asks "
            "for disjoint parts that together hold every row")
 def split_randomized_partitions(ms, ops, nn, np):
     a, b = _slices(ms, np, 10).split([0.5, 0.5])
@@ -236,6 +236,15 @@ def dict_iterator_and_epochs(ms, ops, nn, np):
 def tensor_iterator_gives_tensors(ms, ops, nn, np):
     row = next(_slices(ms, np, 3).create_tuple_iterator())
     return (type(row).__name__, [str(v.dtype) for v in row], [isinstance(v, ms.Tensor) for v in row])
+
+
+@case
+def apply_and_flat_map(ms, ops, nn, np):
+    ds = _ds(ms)
+    applied = _slices(ms, np, 5).apply(lambda d: d.take(2))
+    flat = ds.NumpySlicesDataset({"x": np.array([1, 3], np.int32)}, shuffle=False).flat_map(
+        lambda x: ds.NumpySlicesDataset({"y": np.arange(int(x), dtype=np.int32)}, shuffle=False))
+    return (_rows(ms, applied, ["x"]), flat.get_col_names(), _rows(ms, flat))
 
 
 @case
