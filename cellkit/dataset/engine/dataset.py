@@ -181,6 +181,29 @@ class Dataset:
 
         return split_dataset(self, sizes, randomize)
 
+    def apply(self, apply_func):
+        """``apply_func(self)``: a function that builds a pipeline from this dataset (it must return a Dataset)."""
+        if not callable(apply_func):
+            raise TypeError(f"apply_func must be a function, but got {type(apply_func).__name__}.")
+        dataset = apply_func(self)
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"apply_func must return a dataset, but got {type(dataset).__name__}.")
+        return dataset
+
+    def flat_map(self, func):
+        """The datasets ``func`` makes from each row (given as NumPy arrays), concatenated in row order."""
+        if not callable(func):
+            raise TypeError(f"func must be a function, but got {type(func).__name__}.")
+        result = None
+        for row in self.create_tuple_iterator(num_epochs=1, output_numpy=True):
+            part = func(row[0] if len(row) == 1 else row)
+            if not isinstance(part, Dataset):
+                raise TypeError(f"flat_map: func must return a dataset, but got {type(part).__name__}.")
+            result = part if result is None else result.concat(part)
+        if result is None:
+            raise RuntimeError("flat_map: the dataset has no rows to map.")
+        return result
+
     def bucket_batch_by_length(self, column_names, bucket_boundaries, bucket_batch_sizes,
                                element_length_function=None, pad_info=None, pad_to_bucket_boundary=False,
                                drop_remainder=False):

@@ -272,7 +272,8 @@ class WeightedRandomSampler(BuiltinSampler):
 
     def _own_count(self, num_rows):
         count = self.num_samples if self.num_samples else len(self.weights)
-        return count if self.replacement else min(count, len(self.weights))
+        # MindSpore draws at most as many samples as the dataset has rows, with replacement too
+        return min(count, num_rows) if self.replacement else min(count, len(self.weights), num_rows)
 
 
 class DistributedSampler(BuiltinSampler):

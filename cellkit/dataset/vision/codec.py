@@ -41,6 +41,8 @@ def image_format(data: bytes):
 
 
 def _as_bytes(data):
+    if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.size == 1:
+        return bytes(data.reshape(-1)[0])   # a MindRecord bytes field, as MindDataset gives it
     if isinstance(data, np.ndarray):
         if data.dtype != np.uint8 or data.ndim != 1:
             raise TypeError(f"Decode: the input should be a 1-D uint8 array of the file's bytes, but got an array "

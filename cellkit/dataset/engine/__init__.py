@@ -1,0 +1,1 @@
+"""The pipeline engine of ``cellkit.dataset``: datasets, their operations, samplers and iterators."""

@@ -1,0 +1,49 @@
+"""cellkit's dataset pipelines against what real MindSpore 2.10 recorded.
+
+Every case in ``tests/mindspore_cases/dataset_pipeline.py`` runs here under cellkit (``ms=cellkit``)
+and is compared with ``tests/fixtures/mindspore/dataset_pipeline.json``, which
+``tools/record_mindspore.py dataset_pipeline`` wrote by running the same case text under MindSpore
+(PyNative, CPU).  This test reads only the fixture: MindSpore is never imported.  The rules of
+the comparison are in ``tests/mindspore_cases/compare.py``.  A case with no fixture entry
+fails: record it first with
+``/work/msvenv/bin/python tools/record_mindspore.py dataset_pipeline --only <case>``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellkit as ms
+from cellkit import nn, ops
+from tests.mindspore_cases import load_case_module
+from tests.mindspore_cases.compare import check_case, read_fixture, record_command
+
+MODULE = "dataset_pipeline"
+CASES = load_case_module(MODULE).CASES
+RECORDED = read_fixture(MODULE)
+
+
+@pytest.mark.parametrize("name", CASES.names())
+def test_dataset_pipeline_match_mindspore(name):
+    case = CASES[name]
+    check_case(case, RECORDED["cases"].get(name), MODULE, lambda: case(ms, ops, nn, np))
+
+
+def test_dataset_pipeline_fixture_is_from_mindspore_2_10():
+    assert RECORDED["mindspore_version"].startswith("2.10"), RECORDED["mindspore_version"]
+    assert RECORDED["mode"] == "PYNATIVE_MODE" and RECORDED["device"] == "CPU"
+
+
+def test_dataset_pipeline_fixture_has_no_stale_cases():
+    stale = sorted(set(RECORDED["cases"]) - set(CASES.names()))
+    assert not stale, f"fixture entries without a case (re-record with  {record_command(MODULE)}): {stale}"
+
+
+def test_dataset_pipeline_mindspore_wrong_cases_are_evidenced():
+    """A case that overrides MindSpore's answer shows in the fixture that MindSpore differs."""
+    for case in CASES:
+        entry = RECORDED["cases"].get(case.name, {})
+        if case.mindspore_wrong and "value" in entry and not entry.get("expected_structure_differs"):
+            assert entry["expected_max_abs_diff"] > max(case.atol, 1e-3), (
+                f"{case.name}: MindSpore agrees with expected(np) (max difference "
+                f"{entry['expected_max_abs_diff']}); drop mindspore_wrong")
