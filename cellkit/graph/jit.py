@@ -44,6 +44,7 @@ from ..nn import cell as _cell_mod
 from ..nn.cell import Cell
 from . import eager, runtime as _runtime, tracer as _tracer
 from .compiler import GraphCache, compile_call, signature, stamp_for
+from .mutable import has_mutable, restore_mutable, unwrap_mutable
 
 __all__ = ["jit", "function_graph", "function_trace_count"]
 
@@ -135,6 +136,12 @@ def _jitted(fn, settings, owner=None):
     def jitted(*args, **kwargs):
         if _tracer.active() is not None or eager.opaque_depth or _runtime.batched_args(args, kwargs):
             return fn(*args, **kwargs)  # inside a graph being traced (becomes part of it), or on vmap's batch
+        if has_mutable(args, kwargs):
+            args, kwargs, made = unwrap_mutable(args, kwargs)
+            return restore_mutable(call(args, kwargs), made)
+        return call(args, kwargs)
+
+    def call(args, kwargs):
         root = owner
         if root is None and args and isinstance(args[0], Cell):
             root = args[0]
