@@ -96,8 +96,7 @@ def mutable(input_data, dynamic_len=False):
             "For 'mutable', the 'input_data' should be one of (bool, int, float, Tensor, tuple, list, dict) or "
             f"their nested structures with no self-reference, but got {type(input_data).__name__}: {input_data}.")
     if isinstance(input_data, Tensor):
-        input_data.__ms_mutable__ = True
-        return input_data
+        return input_data  # a Tensor input is a variable of the graph already
     return _mark(input_data)
 
 
