@@ -58,7 +58,7 @@ class Custom(Primitive):
     Raises
     ------
     TypeError
-        ``func`` not a function or str, or ``out_shape`` / ``out_dtype`` missing for ``pyfunc``.
+        ``func`` not a function or str; at the call, ``out_shape`` / ``out_dtype`` missing.
     ValueError
         An unknown ``func_type``.
     NotImplementedError
@@ -85,12 +85,6 @@ class Custom(Primitive):
                 "Python functions only: use func_type='pyfunc' with a NumPy function")
         if isinstance(func, str):
             raise TypeError(f"For 'Custom', func_type='pyfunc' needs a Python function, but got the string {func!r}")
-        if not (callable(out_shape) or isinstance(out_shape, (tuple, list))):
-            raise TypeError(f"For 'Custom', 'func_type': {func_type}, 'func': {func}, 'out_shape' must be one of "
-                            f"[tuple, list, function], but got {type(out_shape)}")
-        if not (callable(out_dtype) or isinstance(out_dtype, (tuple, list, _dt.DType))):
-            raise TypeError(f"For 'Custom', 'func_type': {func_type}, 'func': {func}, 'out_dtype' must be one of "
-                            f"[mindspore.dtype, tuple, list, function], but got {type(out_dtype)}")
         if bprop is not None and not callable(bprop):
             raise TypeError(f"For 'Custom', 'bprop' must be a function, but got {describe(bprop)}")
         self.func = func
@@ -106,6 +100,13 @@ class Custom(Primitive):
         return f"Prim[Custom]<func_name={self.func_name}, func_type={self.func_type}>"
 
     def __call__(self, *inputs):
+        # Checked at the call, as MindSpore does (the constructor accepts them missing).
+        if not (callable(self.out_shape) or isinstance(self.out_shape, (tuple, list))):
+            raise TypeError(f"For 'Custom', 'func_type': {self.func_type}, 'func': {self.func}, 'out_shape' must be "
+                            f"one of [tuple, list, function], but got {type(self.out_shape)}")
+        if not (callable(self.out_dtype) or isinstance(self.out_dtype, (tuple, list, _dt.DType))):
+            raise TypeError(f"For 'Custom', 'func_type': {self.func_type}, 'func': {self.func}, 'out_dtype' must be "
+                            f"one of [mindspore.dtype, tuple, list, function], but got {type(self.out_dtype)}")
         tensors = [tensor_arg(x, f"input{i}", "Custom") for i, x in enumerate(inputs)]
         shapes = [list(t.shape) for t in tensors]
         dtypes = [t.dtype for t in tensors]
