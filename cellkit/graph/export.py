@@ -101,6 +101,10 @@ def export(net, *inputs, file_name, file_format, **kwargs):
                          "dataset preprocessing ...): leave them out")
     if not (isinstance(net, Cell) or isinstance(net, (types.FunctionType, types.MethodType))):
         raise TypeError(f"For 'export', 'net' must be a Cell or a function, but got {type(net).__name__}")
+    from ..tensor import Tensor
+
+    # Each input its own array (the tracer makes one graph input of an array passed twice).
+    inputs = tuple(Tensor(t.asnumpy()) if isinstance(t, Tensor) else t for t in inputs)
     graph = _trace(net, inputs)
     document = _document(graph)
     if not file_name.endswith(".mindir"):
@@ -249,8 +253,9 @@ def load(file_name, **kwargs):
     Raises
     ------
     ValueError
-        ``file_name`` not a str, no such file, or a file that is not cellkit's export format
-        (a real MindIR file included).
+        ``file_name`` not a str, or no such file.
+    RuntimeError
+        A file that is not cellkit's export format (a real MindIR file included), or a damaged one.
     """
     if not isinstance(file_name, str):
         raise ValueError(f"For 'load', the argument 'file_name' must be string, but got {type(file_name)}.")
@@ -264,12 +269,12 @@ def load(file_name, **kwargs):
     try:
         document = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError(f"For 'load', '{file_name}' is not a graph written by cellkit's export (cellkit reads its "
-                         "own JSON format, not MindIR)") from None
+        raise RuntimeError(f"For 'load', '{file_name}' is not a graph written by cellkit's export (cellkit reads "
+                           "its own JSON format, not MindIR)") from None
     try:
         return _graph_of(document)
-    except (KeyError, TypeError, IndexError) as exc:
-        raise ValueError(f"For 'load', '{file_name}' is damaged: {type(exc).__name__}: {exc}") from None
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise RuntimeError(f"For 'load', '{file_name}' is damaged: {type(exc).__name__}: {exc}") from None
 
 
 def _graph_of(document):
@@ -277,25 +282,25 @@ def _graph_of(document):
     from ..tensor import Tensor
 
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ValueError("For 'load', the file is not a graph written by cellkit's export (its 'format' is "
+        raise RuntimeError("For 'load', the file is not a graph written by cellkit's export (its 'format' is "
                          f"{document.get('format') if isinstance(document, dict) else None!r})")
     if document.get("version", 0) > VERSION:
-        raise ValueError(f"For 'load', the file's version {document['version']} is newer than this cellkit reads "
+        raise RuntimeError(f"For 'load', the file's version {document['version']} is newer than this cellkit reads "
                          f"({VERSION})")
     graph = _ser.graph_from_dict(document["graph"])
     targets = document["targets"]
     if len(targets) != len(graph.nodes):
-        raise ValueError("For 'load', the file's op list does not match its nodes")
+        raise RuntimeError("For 'load', the file's op list does not match its nodes")
     for node, path in zip(graph.nodes, targets):
         module, _, qualname = path.partition(":")
         target = _resolve(module, qualname)
         if node.kind == "primitive":
             if not (isinstance(target, type) and issubclass(target, Primitive)):
-                raise ValueError(f"For 'load', node {node.op}: '{path}' is not a Primitive of cellkit")
+                raise RuntimeError(f"For 'load', node {node.op}: '{path}' is not a Primitive of cellkit")
             described = node.args[0]
             node.args = (target(**_plain(described.get("attrs", {}))),) + tuple(node.args[1:])
         elif not isinstance(target, (types.FunctionType, property)) or target is None:
-            raise ValueError(f"For 'load', node {node.op}: '{path}' is not an op of cellkit")
+            raise RuntimeError(f"For 'load', node {node.op}: '{path}' is not an op of cellkit")
         node.target = target
     states = {}
     for state in graph.states:
