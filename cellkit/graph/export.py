@@ -90,7 +90,7 @@ def export(net, *inputs, file_name, file_format, **kwargs):
     from ..nn.cell import Cell
 
     if file_format not in _FORMATS:
-        raise ValueError(f"For 'export', 'file_format' must be one of {list(_FORMATS)}, but got {file_format}.")
+        raise ValueError(f"For 'export', 'file_format' must be one of {list(_FORMATS)}, but got {file_format!r}.")
     if file_format != "MINDIR":
         raise ValueError(f"For 'export', cellkit writes no '{file_format}' file: use file_format='MINDIR' "
                          "(cellkit's own graph format, which cellkit's load reads).")
@@ -105,7 +105,12 @@ def export(net, *inputs, file_name, file_format, **kwargs):
 
     # Each input its own array (the tracer makes one graph input of an array passed twice).
     inputs = tuple(Tensor(t.asnumpy()) if isinstance(t, Tensor) else t for t in inputs)
-    graph = _trace(net, inputs)
+    try:
+        graph = _trace(net, inputs)
+    except (TypeError, ValueError, RuntimeError) as exc:
+        if str(exc).startswith("For 'export'"):
+            raise
+        raise type(exc)(f"For 'export', running 'net' on the given inputs failed: {exc}") from exc
     document = _document(graph)
     if not file_name.endswith(".mindir"):
         file_name += ".mindir"

@@ -215,7 +215,8 @@ def jit_class(cls):
     from ..nn.cell import Cell
 
     if not isinstance(cls, type):
-        raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")
+        raise TypeError(f"Decorator jit_class can only be used for class type: the argument 'cls' must be a class, "
+                        f"but got {type(cls).__name__} {cls!r}.")
     if issubclass(cls, Cell):
         raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: {cls}.")
     cls.__ms_class__ = True

@@ -50,7 +50,8 @@ class GraphCell(Cell):
             raise TypeError(f"For 'GraphCell', the argument 'params_init' must be a dict, but got "
                             f"{type(params_init).__name__}")
         if obf_random_seed is not None:
-            raise ValueError("For 'GraphCell', cellkit does not obfuscate graphs: 'obf_random_seed' must be None")
+            raise ValueError("For 'GraphCell', cellkit does not obfuscate graphs: 'obf_random_seed' must be None, "
+                             f"but got {type(obf_random_seed).__name__} {obf_random_seed!r}")
         by_name = {s.name: s.tensor for s in graph.states}
         for name, value in (params_init or {}).items():
             if name not in by_name:

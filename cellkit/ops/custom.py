@@ -78,7 +78,7 @@ class Custom(Primitive):
             raise TypeError(f"For 'Custom', 'func' must be of type function or str, but got {type(func)}")
         if func_type not in _FUNC_TYPES:
             raise ValueError(f"For 'Custom', 'func_type': {func_type}, 'func': {func}, 'func_type' must be one of "
-                             f"{list(_FUNC_TYPES)}, but got {func_type}")
+                             f"{list(_FUNC_TYPES)}, but got {func_type!r}")
         if func_type != "pyfunc":
             raise NotImplementedError(
                 f"For 'Custom', func_type={func_type!r} compiles a kernel for MindSpore's own backends; cellkit runs "
