@@ -175,7 +175,7 @@ _warned_hook_cells = weakref.WeakSet()
 _warned_eager = weakref.WeakSet()
 
 
-def compile_call(fn, args, kwargs, *, name, root, cache, key, level, arg_names=(), restore=False):
+def compile_call(fn, args, kwargs, *, name, root, cache, key, level, arg_names=(), restore=False, fullgraph=False):
     """Trace ``fn(*args, **kwargs)``, compile it and store it in ``cache`` under ``key``.
 
     Returns ``(entry, output)``: the traced run's real output (with
@@ -184,7 +184,7 @@ def compile_call(fn, args, kwargs, *, name, root, cache, key, level, arg_names=(
     with graph breaks gives a :class:`GuardedEntry`.
     """
     stamp = stamp_for(level)
-    traced, output = _trace(fn, args, kwargs, name, root, level, arg_names, restore)
+    traced, output = _trace(fn, args, kwargs, name, root, level, arg_names, restore, fullgraph)
     if isinstance(traced, CompiledGraph) and traced.graph.breaks:
         entry = GuardedEntry(fn, stamp, name, root, level, arg_names)
         entry.add(traced)
@@ -196,10 +196,10 @@ def compile_call(fn, args, kwargs, *, name, root, cache, key, level, arg_names=(
     return entry, output
 
 
-def _trace(fn, args, kwargs, name, root, level, arg_names, restore):
+def _trace(fn, args, kwargs, name, root, level, arg_names, restore, fullgraph=False):
     """One trace: ``(CompiledGraph or EagerEntry, output)``."""
     stamp = stamp_for(level)
-    tracer = Tracer(name, root)
+    tracer = Tracer(name, root, fullgraph=fullgraph)
     saved = _StateSnapshot(root) if restore else None
     try:
         output = tracer.run(fn, args, kwargs, arg_names)

@@ -18,10 +18,13 @@ function (that run's result is returned) and later ones run the graph.  A
 jitted function called while another graph is traced is simply traced into
 it.  Hooks of Cells called inside do not run, as MindSpore documents for jit.
 
-``capture_mode``, ``dynamic``, ``fullgraph`` and ``backend`` are checked and
-recorded; cellkit has one way to capture (tracing), re-traces each new shape
-whatever ``dynamic`` says, and always captures the whole function or
-refuses it with an error naming the line.
+``capture_mode``, ``dynamic`` and ``backend`` are checked and recorded;
+cellkit has one way to capture (tracing) and re-traces each new shape
+whatever ``dynamic`` says.  Python that reads a Tensor's value (``if x.sum()
+> 0``, ``int(x)``, ``x.asnumpy()``) is a *graph break* (see
+:mod:`cellkit.graph.fallback`): the graph runs guarded on the value read, so
+results equal PyNative's; ``fullgraph=True`` refuses a break instead, with a
+:class:`~cellkit.graph.errors.GraphCompileError` naming the line.
 
 >>> import cellkit as ms
 >>> from cellkit import ops
@@ -67,7 +70,8 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     dynamic : {0, 1}
         Recorded; every new input shape is traced once.
     fullgraph : bool
-        Recorded; the whole function is always captured (or refused).
+        ``True``: a graph break raises :class:`~cellkit.graph.errors.GraphCompileError`
+        naming the line, instead of running guarded.
     backend : str
         ``''`` or ``'ms_backend'``.
 
@@ -157,7 +161,7 @@ def _jitted(fn, settings, owner=None):
         try:
             if entry is None:
                 _entry, output = compile_call(fn, args, kwargs, name=name, root=root, cache=cache, key=key,
-                                              level=level, arg_names=arg_names)
+                                              level=level, arg_names=arg_names, fullgraph=settings["fullgraph"])
                 return output
             cache.last = entry
             return entry(args, kwargs)

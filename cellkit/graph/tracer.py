@@ -53,7 +53,7 @@ from ..parameter import Parameter
 from ..tensor import Tensor
 from . import fallback as _fallback
 from . import registry
-from .errors import _PACKAGE_DIR, describe_frame, location, user_frame
+from .errors import _PACKAGE_DIR, GraphCompileError, describe_frame, location, user_frame
 from .ir import ConstRef, Graph, InputRef, Node, NodeOutput, StateRef, TensorSpec, iter_leaves, iter_refs
 
 __all__ = ["Tracer", "active"]
@@ -125,10 +125,13 @@ class Tracer:
     root : Cell, optional
         The Cell whose ``construct`` is traced (its Parameters and buffers are
         states from the start; its children give the scope names).
+    fullgraph : bool
+        Refuse a graph break with :class:`~cellkit.graph.errors.GraphCompileError` (``jit(fullgraph=True)``).
     """
 
-    def __init__(self, name, root=None):
+    def __init__(self, name, root=None, fullgraph=False):
         self.name = name
+        self.fullgraph = fullgraph  # a graph break raises GraphCompileError
         self.root = root
         self.values = {}       # id(array) -> Ref
         self.keep = []         # arrays kept alive while tracing (ids stay unique)
@@ -491,6 +494,12 @@ class Tracer:
             return  # a constant (the same at every run), or a value already guarded
         self._read_refs.add(id(ref))
         frame = user_frame(sys._getframe(1))
+        if self.fullgraph:
+            raise GraphCompileError(
+                f"For '{self.name}' with fullgraph=True: {what} reads the value of a Tensor that depends on "
+                f"{_describe_ref(ref)}, at {describe_frame(frame)}. That is a graph break; compute both branches "
+                "and choose with ops.where / ops.select, pass the value as a Python number, or leave "
+                "fullgraph=False to run it guarded.")
         text = describe_frame(frame)
         line = text.split(": ", 1)[1] if ": " in text else ""
         after = self.nodes[-1] if self.nodes else None

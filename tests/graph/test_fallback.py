@@ -133,3 +133,14 @@ def test_iterators_returned_from_jit_are_tuples_and_lists(make, expected):
         got = f(ms.Tensor([1.0]))
         assert got == expected and type(got) is type(expected)
         assert [type(v) for v in got] == [type(v) for v in expected]
+
+
+def test_fullgraph_true_refuses_a_break_naming_the_line():
+    from cellkit.graph import GraphCompileError
+
+    f = ms.jit(_with_break, fullgraph=True)
+    with pytest.raises(GraphCompileError) as info:
+        f(ms.Tensor([1.0]))
+    message = str(info.value)
+    assert isinstance(info.value, ValueError) and "bool()" in message and "input 'x'" in message
+    assert "test_fallback.py:" in message and "if x.sum() < 0:" in message
