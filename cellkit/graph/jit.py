@@ -142,10 +142,7 @@ def _jitted(fn, settings, owner=None):
             return fn(*args, **kwargs)  # inside a graph being traced (becomes part of it), or on vmap's batch
         if has_mutable(args, kwargs):
             args, kwargs, made = unwrap_mutable(args, kwargs)
-            return restore_mutable(call(args, kwargs), made)
-        return call(args, kwargs)
-
-    def call(args, kwargs):
+            return restore_mutable(jitted(*args, **kwargs), made)
         root = owner
         if root is None and args and isinstance(args[0], Cell):
             root = args[0]
