@@ -32,6 +32,8 @@ from .serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from . import graph  # noqa: E402  (GRAPH_MODE: installs itself into Cell calls)
 from . import runtime  # noqa: E402  (ms.runtime.empty_cache / memory_reserved)
 from .graph import jit  # noqa: E402
+from .graph import jit_class, mutable  # noqa: E402  (issue 17: graph mode)
+from .graph.export import export, load  # noqa: E402  (issue 17: cellkit's graph file, not MindIR)
 
 __version__ = "0.1.0"
 
@@ -81,3 +83,4 @@ __all__ = [
     "GradOperation", "get_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "ops", "common", "backend", "dtype", "nn", "JitConfig",
     "save_checkpoint", "load_checkpoint", "load_param_into_net", "trace", "jit", "graph", "runtime",
 ]
+__all__ += ["jit_class", "mutable", "export", "load"]  # issue 17: graph mode

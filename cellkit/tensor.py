@@ -29,9 +29,9 @@ __all__ = ["Tensor", "tensor", "wrap"]
 
 _PY_SCALARS = (bool, int, float)
 
-# Set by cellkit.graph while it traces a graph: ``_value_guard(tensor, what)`` raises if converting
-# ``tensor`` to a Python value would bake a data-dependent decision into the graph.  None otherwise,
-# so the conversions below pay one global check.
+# Set by cellkit.graph while it traces a graph: ``_value_guard(tensor, what)`` records a graph break when
+# converting ``tensor`` to a Python value depends on the graph's inputs (see cellkit.graph.fallback).
+# None otherwise, so the conversions below pay one global check.
 _value_guard = None
 
 
@@ -270,6 +270,8 @@ class Tensor:
         >>> ms.Tensor([1, 2]).asnumpy()
         array([1, 2])
         """
+        if _value_guard is not None:
+            _value_guard(self, "asnumpy()")
         data = self._require_data("asnumpy")
         host = _backend.current().to_host(data) if not isinstance(data, np.ndarray) else data
         return np.array(host, copy=True)

@@ -71,6 +71,19 @@ def _ir_graph(graph, max_nodes, engine):
             return box_of_node.get(id(ref.node))
         return None
 
+    breaks = list(getattr(graph, "breaks", ()) or ())
+    present = {id(n) for n in shown}
+    last_box = [None]
+
+    def add_breaks(after):
+        for b in [b for b in breaks if b.after is after or (after is None and id(b.after) not in present)]:
+            breaks.remove(b)
+            bid = f"brk{len(boxes)}"
+            boxes.append(_GNode(bid, [f"graph break: {b.reason}", b.location, b.line], last_box[0], BREAK_STYLE))
+            if last_box[0] is not None:
+                edges.append((last_box[0], bid, "", "dashed"))
+
+    add_breaks(None)
     for node in shown:
         nid = f"n{node.index}"
         lines = [f"%{node.index} {node.op}", _short_scope(node.scope), _spec_text(node.outputs)]
@@ -97,6 +110,8 @@ def _ir_graph(graph, max_nodes, engine):
         box_of_node[id(node)] = nid
         for src, label in sources:
             edges.append((src, nid, one_line(label, 30), "solid"))
+        last_box[0] = nid
+        add_breaks(node)
     if len(graph.nodes) > len(shown):
         last = box_of_node[id(shown[-1])] if shown else None
         boxes.append(_GNode("more", [f"… {len(graph.nodes) - len(shown)} more nodes not drawn"], last, "more"))
@@ -110,6 +125,22 @@ def _ir_graph(graph, max_nodes, engine):
         for src in outputs:
             edges.append((src, "out", "", "solid"))
     return Graph(f"graph {graph.name}", boxes, edges, engine)
+
+
+#: Fill and stroke of a graph-break box (the place the trace read a Tensor's value).
+BREAK_STYLE = ("#fde8e8", "#c0392b")
+
+
+def breaks_html(graph):
+    """An HTML list of the graph's breaks (file:line and source, escaped), or '' if it has none."""
+    breaks = list(getattr(graph, "breaks", ()) or ())
+    if not breaks:
+        return ""
+    items = "".join(f"<li><code>{escape(b.location)}</code> &mdash; {escape(b.reason)}"
+                    + (f": <code>{escape(b.line)}</code>" if b.line else "") + "</li>" for b in breaks)
+    return (f'<div style="border-left:4px solid {BREAK_STYLE[1]};background:{BREAK_STYLE[0]};padding:4px 8px;'
+            f'margin:4px 0"><b>{len(breaks)} graph break(s)</b>: Python read a Tensor\'s value here; the graph '
+            f"runs guarded on it (see cellkit.graph.fallback)<ul style=\"margin:2px 0\">{items}</ul></div>")
 
 
 def _segments(scope):
@@ -233,7 +264,7 @@ def mimebundle(graph, include=None, exclude=None):
         picture = str(drawing.html())
     except Exception as exc:  # noqa: BLE001
         picture = f"<pre>{escape(drawing.source)}</pre><div>({escape(type(exc).__name__)})</div>"
-    bundle["text/html"] = (f'<div style="max-width:100%;text-align:left">{picture}'
+    bundle["text/html"] = (f'<div style="max-width:100%;text-align:left">{breaks_html(graph)}{picture}'
                            f"<details><summary>IR listing</summary><pre>{escape(listing)}</pre></details></div>")
     if include:
         bundle = {k: v for k, v in bundle.items() if k in include}

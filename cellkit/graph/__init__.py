@@ -25,7 +25,9 @@ The pieces, one concern each:
 - :mod:`~cellkit.graph.compiler` -- signatures, caches, compiling;
 - :mod:`~cellkit.graph.runtime` -- what Cell calls do in GRAPH_MODE;
 - :mod:`~cellkit.graph.jit` -- the ``jit`` decorator;
-- :mod:`~cellkit.graph.serialize` -- ``get_func_graph_proto``'s JSON form.
+- :mod:`~cellkit.graph.serialize` -- ``get_func_graph_proto``'s JSON form;
+- :mod:`~cellkit.graph.fallback` -- graph breaks, print nodes (MindSpore's JIT Fallback);
+- :mod:`~cellkit.graph.mutable` -- ``ms.mutable`` and ``ms.jit_class``.
 
 >>> import cellkit as ms
 >>> ms.jit is jit
@@ -36,8 +38,11 @@ from .ir import Graph, Node, TensorSpec
 from .jit import function_graph, function_trace_count, jit
 from .runtime import build_graph, compiled_of, graph_of, install, trace_count
 from .serialize import graph_from_proto, graph_to_proto
+from .fallback import GraphBreak
+from .mutable import jit_class, mutable
 
 install()
 
 __all__ = ["jit", "Graph", "Node", "TensorSpec", "GraphCompileError", "build_graph", "graph_of", "compiled_of",
-           "trace_count", "function_graph", "function_trace_count", "graph_to_proto", "graph_from_proto"]
+           "trace_count", "function_graph", "function_trace_count", "graph_to_proto", "graph_from_proto",
+           "GraphBreak", "jit_class", "mutable"]

@@ -23,6 +23,8 @@ import warnings
 import weakref
 from collections import OrderedDict
 
+import numpy as np
+
 from .. import autograd as _ag
 from .. import backend as _backend
 from .. import context as _context
@@ -31,10 +33,12 @@ from ..nn import cell as _cell_mod
 from ..tensor import Tensor
 from .errors import user_stacklevel
 from .executor import build_plan
+from .fallback import MAX_VARIANTS
+from .ir import Graph, NodeOutput
 from .passes import DEFAULT_LEVEL, run_passes
 from .tracer import Tracer
 
-__all__ = ["signature", "GraphCache", "CompiledGraph", "EagerEntry", "compile_call", "level_for"]
+__all__ = ["signature", "GraphCache", "CompiledGraph", "EagerEntry", "GuardedEntry", "compile_call", "level_for"]
 
 MAX_ENTRIES = 16
 
@@ -82,6 +86,7 @@ class CompiledGraph:
     """
 
     kind = "graph"
+    guard = None  # (run, values) when the trace had graph breaks
 
     def __init__(self, graph, plan, stamp):
         self.graph = graph
@@ -106,7 +111,7 @@ class EagerEntry:
         self.fn = fn
         self.reason = reason
         self.stamp = stamp
-        self.graph = None
+        self.graph = None  # for a function with graph breaks: the traced graph, for display
         self.name = name
 
     def __call__(self, args, kwargs):
@@ -170,15 +175,31 @@ _warned_hook_cells = weakref.WeakSet()
 _warned_eager = weakref.WeakSet()
 
 
-def compile_call(fn, args, kwargs, *, name, root, cache, key, level, arg_names=(), restore=False):
+def compile_call(fn, args, kwargs, *, name, root, cache, key, level, arg_names=(), restore=False, fullgraph=False):
     """Trace ``fn(*args, **kwargs)``, compile it and store it in ``cache`` under ``key``.
 
     Returns ``(entry, output)``: the traced run's real output (with
     ``restore``, Parameters, buffers and the random generator are put back
-    afterwards, so compiling has no effect on the model's state).
+    afterwards, so compiling has no effect on the model's state).  A trace
+    with graph breaks gives a :class:`GuardedEntry`.
     """
     stamp = stamp_for(level)
-    tracer = Tracer(name, root)
+    traced, output = _trace(fn, args, kwargs, name, root, level, arg_names, restore, fullgraph)
+    if isinstance(traced, CompiledGraph) and traced.graph.breaks:
+        entry = GuardedEntry(fn, stamp, name, root, level, arg_names)
+        entry.add(traced)
+    else:
+        entry = traced
+    cache.traces += 1
+    entry.cache = cache
+    cache.put(key, entry)
+    return entry, output
+
+
+def _trace(fn, args, kwargs, name, root, level, arg_names, restore, fullgraph=False):
+    """One trace: ``(CompiledGraph or EagerEntry, output)``."""
+    stamp = stamp_for(level)
+    tracer = Tracer(name, root, fullgraph=fullgraph)
     saved = _StateSnapshot(root) if restore else None
     try:
         output = tracer.run(fn, args, kwargs, arg_names)
@@ -189,17 +210,131 @@ def compile_call(fn, args, kwargs, *, name, root, cache, key, level, arg_names=(
     if tracer.untraceable is not None:
         entry = EagerEntry(fn, tracer.untraceable, stamp, name)
         _warn_eager(root, name, tracer.untraceable)
-    else:
-        graph = tracer.graph()
-        run_passes(graph, level)
-        plan = build_plan(graph)
-        for node in graph.nodes:  # the traced values served folding and the kernel checks
-            node.trace_value = None
-            node.trace_arrays = None
-        entry = CompiledGraph(graph, plan, stamp)
-    cache.traces += 1
-    cache.put(key, entry)
+        return entry, output
+    graph = tracer.graph()
+    guard = None
+    if tracer.global_stores:
+        reason = tracer.global_stores[0].reason + f" ({tracer.global_stores[0].location})"
+        entry = EagerEntry(fn, reason, stamp, name)
+        entry.graph = graph
+        _clear_trace_values(graph)
+        return entry, output
+    if tracer.breaks:
+        guard = _guard_plan(graph, tracer.breaks)
+        if guard is None:
+            where = tracer.breaks[0]
+            entry = EagerEntry(fn, f"a graph break ({where.reason} at {where.location}) reads a value made by "
+                                   "a random or state-changing op", stamp, name)
+            entry.graph = graph
+            _clear_trace_values(graph)
+            return entry, output
+        graph.finish()  # the guard graph numbered the shared nodes its own way
+    run_passes(graph, level)
+    plan = build_plan(graph)
+    _clear_trace_values(graph)
+    entry = CompiledGraph(graph, plan, stamp)
+    entry.guard = guard
     return entry, output
+
+
+def _clear_trace_values(graph):
+    for node in graph.nodes:  # the traced values served folding and the kernel checks
+        node.trace_value = None
+        node.trace_arrays = None
+
+
+def _guard_plan(graph, breaks):
+    """The plan computing the Tensors the breaks read, with their traced values; None if it cannot be rerun."""
+    wanted = [b.ref for b in breaks]
+    live = set()
+    for ref in wanted:
+        if isinstance(ref, NodeOutput):
+            live.add(id(ref.node))
+    nodes = []
+    for node in reversed(graph.nodes):
+        if id(node) in live:
+            if node.random or node.effectful or node.opaque:
+                return None
+            nodes.append(node)
+            for ref in node.refs():
+                if isinstance(ref, NodeOutput):
+                    live.add(id(ref.node))
+    nodes.reverse()
+    guard = Graph(graph.name + "/guard", graph.inputs, graph.states, nodes, tuple(wanted), graph.jit_level)
+    guard.input_template = graph.input_template
+    plan = build_plan(guard)
+    return plan.fast, [b.value for b in breaks]
+
+
+def _same(value, traced):
+    host = value._data
+    if not isinstance(host, np.ndarray):
+        host = _backend.current().to_host(host)
+    return host.shape == traced.shape and bool(np.array_equal(host, traced))
+
+
+class GuardedEntry:
+    """The compiled variants of a call whose trace had graph breaks (see :mod:`cellkit.graph.fallback`).
+
+    Each variant is a graph traced for one outcome of the breaks; a call runs
+    the first variant whose guards see the values it was traced with, or
+    traces a new one (up to ``MAX_VARIANTS``; then the function runs op by op).
+    """
+
+    kind = "graph"
+
+    def __init__(self, fn, stamp, name, root, level, arg_names):
+        self.fn = fn
+        self.stamp = stamp
+        self.name = name
+        self.root = root
+        self.level = level
+        self.arg_names = arg_names
+        self.variants = []
+        self.graph = None
+        self.plan = None
+        self.eager = None   # the reason, once the function runs op by op
+        self.cache = None
+
+    def add(self, compiled):
+        self.variants.insert(0, compiled)
+        self.graph, self.plan = compiled.graph, compiled.plan
+
+    @property
+    def breaks(self):
+        return self.graph.breaks if self.graph is not None else []
+
+    def __call__(self, args, kwargs):
+        if self.eager is not None:
+            return self.fn(*args, **kwargs)
+        for variant in self.variants:
+            if self._matches(variant, args, kwargs):
+                self.graph, self.plan = variant.graph, variant.plan
+                return variant(args, kwargs)
+        if len(self.variants) >= MAX_VARIANTS:
+            self.eager = f"its graph breaks gave more than {MAX_VARIANTS} different values"
+            return self.fn(*args, **kwargs)
+        traced, output = _trace(self.fn, args, kwargs, self.name, self.root, self.level, self.arg_names, False)
+        if self.cache is not None:
+            self.cache.traces += 1
+        if isinstance(traced, CompiledGraph):
+            self.add(traced)
+        else:
+            self.eager = traced.reason
+            self.graph = traced.graph
+        return output
+
+    @staticmethod
+    def _matches(variant, args, kwargs):
+        guard = variant.guard
+        if guard is None:
+            return True
+        run, values = guard
+        try:
+            got = run(args, kwargs)
+        except Exception:  # noqa: BLE001 -- a guard computed for other values may not even run: no match
+            return False
+        return all(_same(g, v) for g, v in zip(got, values))
 
 
 def _warn_hooks(cells):

@@ -284,6 +284,9 @@ class Graph:
         The optimisation level the passes ran at (``'O0'`` ... ``'O2'``).
     passes : list of str
         What each pass did (``'dce: removed 1 node'``).
+    breaks : list of GraphBreak
+        Where the trace read a Tensor's value or ran Python it cannot capture
+        (see :mod:`cellkit.graph.fallback`), in order.
     """
 
     def __init__(self, name, inputs, states, nodes, output, jit_level="O0"):
@@ -294,6 +297,7 @@ class Graph:
         self.output = output
         self.jit_level = jit_level
         self.passes = []
+        self.breaks = []
         self.constants = []
         self.input_template = None  # (args, kwargs) with InputRef leaves: where each input is found in a call
         self.finish()
@@ -343,12 +347,23 @@ class Graph:
         for c in self.constants:
             spec = c.spec if c.spec is not None else type(c.array).__name__
             lines.append(f"  # constant $c{c.index}: {spec}")
+        pending = list(self.breaks)
+        present = {id(n) for n in self.nodes}
+        for b in [b for b in pending if b.after is None or id(b.after) not in present]:
+            if b.after is None:
+                lines.append(f"  # {b.text()}")
+                pending.remove(b)
         for node in self.nodes:
             flags = [f for f, on in (("random", node.random), ("effect", node.effectful),
                                      ("recompute", node.recompute is not None)) if on]
             mark = f" [{', '.join(flags)}]" if flags else ""
             lines.append(f"  %{node.index} = {node.signature_text()} : {_spec_text(node.outputs)}"
                          f"  # {node.scope}{mark}")
+            for b in [b for b in pending if b.after is node]:
+                lines.append(f"  # {b.text()}")
+                pending.remove(b)
+        for b in pending:  # after a node the passes removed
+            lines.append(f"  # {b.text()}")
         lines.append(f"  return {_value_text(self.output)}")
         lines.append("}")
         for p in self.passes:

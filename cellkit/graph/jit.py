@@ -18,10 +18,13 @@ function (that run's result is returned) and later ones run the graph.  A
 jitted function called while another graph is traced is simply traced into
 it.  Hooks of Cells called inside do not run, as MindSpore documents for jit.
 
-``capture_mode``, ``dynamic``, ``fullgraph`` and ``backend`` are checked and
-recorded; cellkit has one way to capture (tracing), re-traces each new shape
-whatever ``dynamic`` says, and always captures the whole function or
-refuses it with an error naming the line.
+``capture_mode``, ``dynamic`` and ``backend`` are checked and recorded;
+cellkit has one way to capture (tracing) and re-traces each new shape
+whatever ``dynamic`` says.  Python that reads a Tensor's value (``if x.sum()
+> 0``, ``int(x)``, ``x.asnumpy()``) is a *graph break* (see
+:mod:`cellkit.graph.fallback`): the graph runs guarded on the value read, so
+results equal PyNative's; ``fullgraph=True`` refuses a break instead, with a
+:class:`~cellkit.graph.errors.GraphCompileError` naming the line.
 
 >>> import cellkit as ms
 >>> from cellkit import ops
@@ -44,6 +47,7 @@ from ..nn import cell as _cell_mod
 from ..nn.cell import Cell
 from . import eager, runtime as _runtime, tracer as _tracer
 from .compiler import GraphCache, compile_call, signature, stamp_for
+from .mutable import has_mutable, restore_mutable, unwrap_mutable
 
 __all__ = ["jit", "function_graph", "function_trace_count"]
 
@@ -66,7 +70,8 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     dynamic : {0, 1}
         Recorded; every new input shape is traced once.
     fullgraph : bool
-        Recorded; the whole function is always captured (or refused).
+        ``True``: a graph break raises :class:`~cellkit.graph.errors.GraphCompileError`
+        naming the line, instead of running guarded.
     backend : str
         ``''`` or ``'ms_backend'``.
 
@@ -135,6 +140,9 @@ def _jitted(fn, settings, owner=None):
     def jitted(*args, **kwargs):
         if _tracer.active() is not None or eager.opaque_depth or _runtime.batched_args(args, kwargs):
             return fn(*args, **kwargs)  # inside a graph being traced (becomes part of it), or on vmap's batch
+        if has_mutable(args, kwargs):
+            args, kwargs, made = unwrap_mutable(args, kwargs)
+            return restore_mutable(jitted(*args, **kwargs), made)
         root = owner
         if root is None and args and isinstance(args[0], Cell):
             root = args[0]
@@ -150,7 +158,7 @@ def _jitted(fn, settings, owner=None):
         try:
             if entry is None:
                 _entry, output = compile_call(fn, args, kwargs, name=name, root=root, cache=cache, key=key,
-                                              level=level, arg_names=arg_names)
+                                              level=level, arg_names=arg_names, fullgraph=settings["fullgraph"])
                 return output
             cache.last = entry
             return entry(args, kwargs)

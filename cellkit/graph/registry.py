@@ -34,7 +34,7 @@ __all__ = ["OpInfo", "op_info", "bind_frame_locals", "is_transform_start"]
 
 # Ops that change state (never removed as dead code, never folded): in-place writes,
 # running-statistics updates, Parameter assignments.
-_EFFECTFUL = frozenset({"setitem", "batch_norm", "BatchNorm", "set_data"})
+_EFFECTFUL = frozenset({"setitem", "batch_norm", "BatchNorm", "set_data", "Print"})
 # Names outside cellkit.ops.random that draw random numbers.
 _RANDOM_NAMES = frozenset({"dropout", "Dropout"})
 # Functions of cellkit.ops that are not ops: gradient transforms and decorators.
@@ -120,6 +120,9 @@ def _build():
         if getter is not None:
             add(getter, prop, True, "function", "tensor methods")
     add(Parameter.set_data, "set_data", False, "function", "parameter")
+    from .fallback import graph_print
+
+    add(graph_print, "Print", False, "function", "graph")  # print(...) in a traced function
     # ``Tensor(x, dtype)`` in construct: recorded when ``x`` depends on the inputs (else a constant).
     found[Tensor.__init__.__code__] = OpInfo("Tensor", Tensor, False, "constructor")
     _transform_codes = frozenset({transforms._Tape.__init__.__code__})

@@ -33,6 +33,7 @@ from ..nn import cell as _cell_mod
 from ..nn import cell_call as _cell_call
 from . import eager, tracer as _tracer
 from .compiler import GraphCache, compile_call, level_for, signature, stamp_for
+from .mutable import has_mutable, restore_mutable, unwrap_mutable
 from .serialize import graph_to_proto
 
 __all__ = ["call", "compile_cell", "compile_and_run", "func_graph_proto", "graph_of", "compiled_of",
@@ -63,6 +64,9 @@ def call(cell, args, kwargs):
         return _cell_call.run_graph_stages(cell, args, kwargs)
     if _tracer._is_opaque_cell(cell):
         return eager.run_opaque(cell, args, kwargs)
+    if has_mutable(args, kwargs):
+        args, kwargs, made = unwrap_mutable(args, kwargs)
+        return restore_mutable(_compiled_call(cell, args, kwargs, restore=False), made)
     return _compiled_call(cell, args, kwargs, restore=False)
 
 

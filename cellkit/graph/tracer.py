@@ -17,9 +17,12 @@ reused.  A Tensor whose array was never seen is a constant (made in
 in; Parameters and buffers are *states*, read live at every run.
 
 What cannot be traced.  A Python decision on a Tensor's value (``bool``,
-``int``, ``float``, ``item``, ``__index__``) that depends on an input or a
-state raises :class:`~cellkit.graph.errors.GraphCompileError` naming the
-line.  A gradient transform run inside ``construct`` (``TrainOneStepCell``)
+``int``, ``float``, ``item``, ``__index__``, ``asnumpy``) that depends on an
+input or a state is a *graph break* (see :mod:`cellkit.graph.fallback`): it is
+recorded with its file and line, with the Tensor read and its value, and the
+trace goes on with that value; the compiled entry guards on it.  ``print``
+becomes a node that prints at every run; an assignment to a global is a
+break that makes the function run op by op.  A gradient transform run inside ``construct`` (``TrainOneStepCell``)
 marks the trace *untraceable*: the runtime then runs that construct op by op
 (see :mod:`cellkit.graph.runtime`).
 
@@ -36,6 +39,8 @@ graph scaled(%x: Float32[2]) {  # jit_level O0
 """
 from __future__ import annotations
 
+import builtins
+import os
 import sys
 
 from ..nn import cell as _cell_mod
@@ -46,8 +51,9 @@ from ..nn.buffer import Buffer
 from ..nn.optim import LearningRateSchedule, Optimizer
 from ..parameter import Parameter
 from ..tensor import Tensor
+from . import fallback as _fallback
 from . import registry
-from .errors import GraphCompileError, describe_frame, location, user_frame
+from .errors import _PACKAGE_DIR, GraphCompileError, describe_frame, location, user_frame
 from .ir import ConstRef, Graph, InputRef, Node, NodeOutput, StateRef, TensorSpec, iter_leaves, iter_refs
 
 __all__ = ["Tracer", "active"]
@@ -119,10 +125,13 @@ class Tracer:
     root : Cell, optional
         The Cell whose ``construct`` is traced (its Parameters and buffers are
         states from the start; its children give the scope names).
+    fullgraph : bool
+        Refuse a graph break with :class:`~cellkit.graph.errors.GraphCompileError` (``jit(fullgraph=True)``).
     """
 
-    def __init__(self, name, root=None):
+    def __init__(self, name, root=None, fullgraph=False):
         self.name = name
+        self.fullgraph = fullgraph  # a graph break raises GraphCompileError
         self.root = root
         self.values = {}       # id(array) -> Ref
         self.keep = []         # arrays kept alive while tracing (ids stay unique)
@@ -137,6 +146,10 @@ class Tracer:
         self.failure = None    # an error inside the profile function (it must never raise into user code)
         self.hooked_cells = []
         self.output = None
+        self.breaks = []       # GraphBreak, in the order they happened
+        self.global_stores = []  # GraphBreak for each global assignment seen in user code
+        self.printing = 0      # >0 while a print node formats its values (reading them is no break)
+        self._read_refs = set()
         if root is not None:
             self._note_root_states(root)
             if has_hooks(root):
@@ -157,11 +170,14 @@ class Tracer:
         _active = self
         _cell_mod._direct_calls = False
         _tensor_mod._value_guard = self.check_concrete
+        previous_print = builtins.print
+        builtins.print = _fallback.make_traced_print(self)
         sys.setprofile(self._profiler(table))
         try:
-            out = fn(*args, **kwargs)
+            out = _fallback.normalize_output(fn(*args, **kwargs))
         finally:
             sys.setprofile(previous_profile)
+            builtins.print = previous_print
             _tensor_mod._value_guard = previous_guard
             _cell_mod._direct_calls = previous_direct
             _active = None
@@ -174,11 +190,13 @@ class Tracer:
         """The recorded :class:`Graph` (call after :meth:`run`)."""
         graph = Graph(self.name, self.inputs, list(self.states.values()), self.nodes, self.output, jit_level)
         graph.input_template = self.input_template
+        graph.breaks = self.breaks + self.global_stores
         return graph
 
     def _profiler(self, table):
         get_info = table.get
         is_transform = registry.is_transform_start
+        checked = set()
 
         def profile(frame, event, arg):
             try:
@@ -194,8 +212,13 @@ class Tracer:
                     return
                 info = get_info(frame.f_code)
                 if info is None:
-                    if is_transform(frame.f_code):
+                    code = frame.f_code
+                    if is_transform(code):
                         self._note_transform(frame)
+                    elif code not in checked:
+                        checked.add(code)
+                        if not os.path.abspath(code.co_filename).startswith(_PACKAGE_DIR):
+                            self._note_global_stores(code)
                     return
                 if info.soft:
                     if self.soft is None:
@@ -327,7 +350,7 @@ class Tracer:
         if info.kind == "constructor":
             self._exit_constructor(pending)
             return
-        if output is None:
+        if output is None and info.name != "Print":
             return  # nothing returned (or the op raised: the profile sees both as a None return)
         node = self._node(pending, info.name)
         self._record(node, output, pending.arrays)
@@ -459,28 +482,61 @@ class Tracer:
 
     # ------------------------------------------------------------------ what cannot be traced
     def check_concrete(self, tensor, what):
-        """Refuse to read an input-dependent Tensor as a Python value (installed on Tensor while tracing)."""
-        if self.hard is not None or self.soft is not None:
-            return  # inside an op: it runs again at every call, so it may look at values
+        """A Tensor read as a Python value (installed on Tensor while tracing): a graph break if it depends
+        on an input or a state (the value is recorded; the compiled entry guards on it)."""
+        if self.hard is not None or self.soft is not None or self.printing:
+            return  # inside an op (it runs again at every call) or a print node: it may look at values
         data = tensor._data
         ref = self.values.get(id(data)) if data is not None else None
         if ref is None and isinstance(tensor, (Parameter, Buffer)):
             ref = self._state(tensor)
-        if ref is None or not ref.dynamic:
-            return  # a constant: its value is the same at every run
-        where = describe_frame(user_frame(sys._getframe(2)))
-        source = _describe_ref(ref)
-        raise GraphCompileError(
-            f"For '{self.name}' in GRAPH_MODE: {what} reads the value of a Tensor that depends on {source}, "
-            f"at {where}. A compiled graph is traced once, so a Python decision on a Tensor's value would be "
-            "baked in for every later call. Compute both branches and choose with ops.where / ops.select, "
-            "pass the value as a Python number, or run this code in PYNATIVE_MODE."
-        )
+        if ref is None or not ref.dynamic or id(ref) in self._read_refs:
+            return  # a constant (the same at every run), or a value already guarded
+        self._read_refs.add(id(ref))
+        frame = user_frame(sys._getframe(1))
+        if self.fullgraph:
+            raise GraphCompileError(
+                f"For '{self.name}' with fullgraph=True: {what} reads the value of a Tensor that depends on "
+                f"{_describe_ref(ref)}, at {describe_frame(frame)}. That is a graph break; compute both branches "
+                "and choose with ops.where / ops.select, pass the value as a Python number, or leave "
+                "fullgraph=False to run it guarded.")
+        text = describe_frame(frame)
+        line = text.split(": ", 1)[1] if ": " in text else ""
+        after = self.nodes[-1] if self.nodes else None
+        value = _host_copy(data)
+        self.breaks.append(_fallback.GraphBreak(what, location(frame), line, after, ref, value))
+
+    def _note_global_stores(self, code):
+        for name, line in _fallback.stored_globals(code):
+            import linecache
+
+            text = linecache.getline(code.co_filename, line).strip()
+            where = location(_FakeFrame(code, line))
+            self.global_stores.append(_fallback.GraphBreak(f"assigns the global '{name}'", where, text,
+                                                           self.nodes[-1] if self.nodes else None))
 
     def _note_transform(self, frame):
         if self.untraceable is None:
             caller = user_frame(frame.f_back, outside_package=False)
             self.untraceable = f"a gradient transform runs inside it ({describe_frame(caller)})"
+
+
+def _host_copy(data):
+    import numpy as np
+
+    from .. import backend as _backend
+
+    return np.array(data if isinstance(data, np.ndarray) else _backend.current().to_host(data), copy=True)
+
+
+class _FakeFrame:
+    """Enough of a frame for :func:`location`: a code object and a line."""
+
+    __slots__ = ("f_code", "f_lineno")
+
+    def __init__(self, code, line):
+        self.f_code = code
+        self.f_lineno = line
 
 
 def _describe_ref(ref):

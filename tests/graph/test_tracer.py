@@ -1,9 +1,8 @@
-"""Tracing: values by identity, soft ops, constructors, and refusing data-dependent Python decisions."""
+"""Tracing: values by identity, soft ops, constructors, and graph breaks at data-dependent Python decisions."""
 import pytest
 
 import cellkit as ms
 from cellkit import nn, ops
-from cellkit.graph import GraphCompileError
 from cellkit.graph.ir import InputRef
 
 from tests.graph.graph_models import assert_same, f32
@@ -16,29 +15,36 @@ class Branchy(nn.Cell):
         return x
 
 
-def test_tracer_data_dependent_if_raises_naming_the_line(graph_mode):
-    with pytest.raises(GraphCompileError) as info:
-        Branchy()(f32(3))
-    message = str(info.value)
-    assert isinstance(info.value, ValueError)
-    assert "test_tracer.py:" in message and "if x.sum() > 0:" in message
-    assert "bool()" in message and "input 'x'" in message and "ops.where" in message
+def test_tracer_data_dependent_if_breaks_the_graph_naming_the_line(graph_mode):
+    net = Branchy()
+    x = f32(3)
+    positive, negative = x.abs() + 1, -(x.abs() + 1)
+    assert_same(net(positive), positive * 2)
+    assert_same(net(negative), negative)      # the other outcome: traced again, not the first graph
+    assert_same(net(positive), positive * 2)  # both variants are kept
+    assert ms.graph.trace_count(net) == 2
+    (brk,) = ms.graph.graph_of(net).breaks
+    assert brk.reason == "bool()" and "test_tracer.py:" in brk.location and brk.line.startswith("if x.sum() > 0:")
+    assert "graph break at" in str(ms.graph.graph_of(net)) and "if x.sum() > 0:" in str(ms.graph.graph_of(net))
 
 
 @pytest.mark.parametrize("convert, what", [
     (lambda t: int(t), "int()"), (lambda t: float(t), "float()"), (lambda t: t.item(), "item()"),
-    (lambda t: [1, 2, 3][t], "__index__()"),
+    (lambda t: [1, 2, 3][t], "__index__()"), (lambda t: int(t.asnumpy()), "asnumpy()"),
 ])
-def test_tracer_every_python_conversion_of_an_input_value_raises(convert, what):
+def test_tracer_every_python_conversion_of_an_input_value_is_a_graph_break(convert, what, graph_mode):
     class Convert(nn.Cell):
         def construct(self, x):
             return x * convert(x.sum().astype(ms.int64))
 
-    with pytest.raises(GraphCompileError, match=what.replace("(", r"\(").replace(")", r"\)")):
-        ms.graph.build_graph(Convert(), f32(1))
+    net = Convert()
+    assert [b.reason for b in ms.graph.build_graph(net, f32(1)).breaks] == [what]
+    for value in (0.0, 1.0, 2.0, 1.0):
+        x = ms.Tensor([value])
+        assert_same(net(x), x * convert(ms.Tensor(int(value))))
 
 
-def test_tracer_decisions_on_a_parameter_value_raise_too():
+def test_tracer_decisions_on_a_parameter_value_break_too(graph_mode):
     class OnWeight(nn.Cell):
         def __init__(self):
             super().__init__()
@@ -47,8 +53,12 @@ def test_tracer_decisions_on_a_parameter_value_raise_too():
         def construct(self, x):
             return x * 2 if self.w > 0 else x
 
-    with pytest.raises(GraphCompileError, match="parameter 'w'"):
-        ms.graph.build_graph(OnWeight(), f32(1))
+    net = OnWeight()
+    x = f32(2)
+    assert_same(net(x), x * 2)
+    net.w.set_data(ms.Tensor([-1.0]))
+    assert_same(net(x), x)  # the guard reads the Parameter live
+    assert [b.reason for b in ms.graph.graph_of(net).breaks] == ["bool()"]
 
 
 def test_tracer_python_decisions_on_shapes_flags_and_constants_are_fine(graph_mode):
@@ -148,9 +158,15 @@ def test_tracer_leaves_the_state_as_it_found_it():
     from cellkit.nn import cell as cell_mod
     from cellkit.graph import tracer
 
-    before = (sys.getprofile(), cell_mod._direct_calls, sys.modules["cellkit.tensor"]._value_guard)
-    with pytest.raises(GraphCompileError):
-        ms.graph.build_graph(Branchy(), f32(3))
-    assert (sys.getprofile(), cell_mod._direct_calls, sys.modules["cellkit.tensor"]._value_guard) == before
+    class Fails(nn.Cell):
+        def construct(self, x):
+            if x.sum() > 1e9:  # a graph break, then an error in the user's code
+                return x
+            raise ValueError("construct failed")
+
+    before = (sys.getprofile(), cell_mod._direct_calls, sys.modules["cellkit.tensor"]._value_guard, print)
+    with pytest.raises(ValueError, match="construct failed"):
+        ms.graph.build_graph(Fails(), f32(3))
+    assert (sys.getprofile(), cell_mod._direct_calls, sys.modules["cellkit.tensor"]._value_guard, print) == before
     assert tracer.active() is None
     assert bool(ms.Tensor([1.0]))  # conversions work again outside tracing

@@ -910,6 +910,34 @@ EXTRA_ERRORS = {
 }
 
 
+# -- issue 17, graph mode (ms.mutable, ms.jit_class, ms.export / ms.load, nn.GraphCell, ops.Custom) -------------
+def _exported_path():
+    path = os.path.join(TMP, "walk_dense.mindir")
+    if not os.path.exists(path):
+        ms.export(nn.Dense(3, 2), F(1, 3), file_name=path, file_format="MINDIR")
+    return path
+
+
+EXAMPLES.update({
+    "ms.mutable": {"input_data": lambda: 2},
+    "ms.jit_class": {"cls": lambda: type("Plain", (), {})},
+    "ms.export": {"@params": [inspect.Parameter("net", POS), inspect.Parameter("x", POS),
+                              inspect.Parameter("file_name", KW), inspect.Parameter("file_format", KW)],
+                  "net": lambda: nn.Dense(3, 2), "x": lambda: F(1, 3),
+                  "file_name": lambda: os.path.join(TMP, "walk_export"), "file_format": lambda: "MINDIR"},
+    "ms.load": {"file_name": _exported_path},
+    "nn.GraphCell": {"graph": lambda: ms.load(_exported_path())},
+    "nn.GraphCell()": {"@params": pseudo("x"), "x": lambda: F(1, 3)},
+    "ops.Custom": {"func": lambda: (lambda a: a * 2), "out_shape": lambda: (lambda s: s),
+                   "out_dtype": lambda: (lambda t: t)},
+    "ops.Custom()": {"@params": pseudo("x"), "x": lambda: F(2, 3)},
+})
+BUILD.update({
+    "nn.GraphCell": lambda: nn.GraphCell(ms.load(_exported_path())),
+    "ops.Custom": lambda: ops.Custom(lambda a: a * 2, lambda s: s, lambda t: t),
+})
+
+
 # -- enumerating the surface ----------------------------------------------------------------------------------
 def _call_params(fn):
     """The parameters of a call: the named ones, or for ``lambda self, *args: op(*args)`` those of ``op``."""
@@ -1537,3 +1565,4 @@ def test_api_walk_covers_the_public_surface():
     assert len(SURFACE) > 350
     for (entry_id, _), why in ALLOWLIST.items():
         assert entry_id in ids and why
+
