@@ -32,6 +32,9 @@ from .serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from . import graph  # noqa: E402  (GRAPH_MODE: installs itself into Cell calls)
 from . import runtime  # noqa: E402  (ms.runtime.empty_cache / memory_reserved)
 from .graph import jit  # noqa: E402
+from . import amp  # noqa: E402  (ms.amp: mixed precision, loss scalers)
+from .train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: E402
+                                       LossScaleManager)
 
 __version__ = "0.1.0"
 

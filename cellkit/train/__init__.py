@@ -5,11 +5,12 @@
 from .callback import Callback, History, LambdaCallback, LossMonitor, RunContext, TimeMonitor
 from .dataset import NumpySlicesDataset
 from .history import TrainingHistory
+from .loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from .metrics import Accuracy, Loss, Metric, get_metric_fn, get_metrics, names
 from .model import Model
 
 __all__ = [
     "Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "History", "LambdaCallback",
     "Metric", "Accuracy", "Loss", "get_metric_fn", "get_metrics", "names", "NumpySlicesDataset",
-    "TrainingHistory",
+    "TrainingHistory", "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager",
 ]

@@ -223,7 +223,7 @@ def test_model_rejects_empty_datasets_and_missing_metrics():
         Model(net, metrics={"accuracy"})
     with pytest.raises(TypeError, match="Cell"):
         Model(lambda x: x)
-    with pytest.raises(NotImplementedError, match="amp_level"):
+    with pytest.raises(ValueError, match="optimizer"):
         Model(net, ce(), amp_level="O2")
     with pytest.raises(ValueError, match="kwargs"):
         Model(net, ce(), unknown=True)
