@@ -215,7 +215,7 @@ class Model:
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
             dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0, *, progress=None):
-        """Train, and evaluate ``valid_dataset`` every ``valid_frequency`` epochs (and after the last).
+        """Train, and evaluate ``valid_dataset`` every ``valid_frequency`` epochs (as MindSpore: not after the last unless due).
 
         Arguments as in :meth:`train`; ``valid_dataset_sink_mode`` and
         ``sink_size`` are accepted and ignored (no dataset sink in cellkit).
@@ -244,8 +244,8 @@ class Model:
         cb_list = _CallbackList(callbacks)
         cb_params = _CallbackParams(
             train_network=self._train_network, network=self._network, loss_fn=self._loss_fn,
-            optimizer=self._optimizer, epoch_num=epoch, batch_num=batch_num, cur_epoch_num=initial_epoch,
-            cur_step_num=initial_epoch * batch_num if batch_num else 0, dataset_sink_mode=False, mode="train",
+            optimizer=self._optimizer, epoch_num=epoch - initial_epoch, batch_num=batch_num, cur_epoch_num=initial_epoch,
+            cur_step_num=0, dataset_sink_mode=False, mode="train",
             train_dataset=dataset, train_dataset_element=None, net_outputs=None, list_callback=cb_list,
             parallel_mode="stand_alone", device_number=1, metrics=None, last_save_ckpt_step=None,
             latest_ckpt_file=None, loss_scale_mananger=self._loss_scale_manager, eval_results=None,
@@ -271,7 +271,8 @@ class Model:
                     self.history.add_steps(_losses_to_host(losses))
                     metrics = None
                     if valid_dataset is not None and _due(epoch_index + 1, epoch, valid_frequency):
-                        metrics = self._evaluate(valid_dataset, cb_list, False)
+                        metrics = self._evaluate(valid_dataset, _CallbackList(_fit_eval_callbacks(cb_list)), False,
+                                                 train_params=cb_params)
                         cb_params.metrics = metrics
                     self.history.add_epoch(epoch_index + 1, metrics)
                     shown = {"loss": self.history.epoch_loss[-1]}
@@ -281,6 +282,7 @@ class Model:
                     bar.close()
                 self._epoch_count = epoch_index + 1
                 cb_list.on_train_epoch_end(run_context)
+                cb_params.metrics = cb_params.eval_results = None
                 if run_context.get_stop_requested():
                     break
             cb_list.on_train_end(run_context)
@@ -322,13 +324,15 @@ class Model:
             raise ValueError("For 'Model.eval', the Model needs 'metrics' (for example metrics={'accuracy'})")
         return self._evaluate(valid_dataset, _CallbackList(callbacks), progress_enabled(progress), own_callbacks=True)
 
-    def _evaluate(self, dataset, cb_list, show, own_callbacks=False):
+    def _evaluate(self, dataset, cb_list, show, own_callbacks=False, train_params=None):
         batch_num = _dataset_size(dataset)
         cb_params = _CallbackParams(
             eval_network=self._eval_network, network=self._network, valid_dataset=dataset, metrics=None,
             batch_num=batch_num, cur_step_num=0, cur_epoch_num=1, dataset_sink_mode=False, mode="eval",
             net_outputs=None, list_callback=cb_list, eval_dataset_element=None,
         )
+        if train_params is not None:  # fit: the evaluation runs within the training epoch
+            cb_params.cur_epoch_num = train_params.cur_epoch_num
         run_context = RunContext(cb_params)
         for metric in self._metric_fns.values():
             metric.clear()
@@ -339,6 +343,7 @@ class Model:
             cb_list.on_eval_begin(run_context)
             cb_list.on_eval_epoch_begin(run_context)
             steps = 0
+            last_outputs = None
             for batch in _batches(dataset):
                 cb_params.eval_dataset_element = batch
                 cb_list.on_eval_step_begin(run_context)
@@ -346,13 +351,17 @@ class Model:
                 steps += 1
                 cb_params.cur_step_num = steps
                 cb_params.net_outputs = outputs
-                self._update_metrics(outputs)
                 cb_list.on_eval_step_end(run_context)
+                self._update_metrics(outputs)
+                last_outputs = outputs
                 bar.step()
             if steps == 0:
                 raise ValueError("valid_dataset yielded no batches to evaluate")
             results = {name: _plain_number(metric.eval()) for name, metric in self._metric_fns.items()}
             cb_params.metrics = results
+            if train_params is not None:
+                # As MindSpore 2.10: 'eval_loss' is the loss of the last evaluated batch.
+                train_params.eval_results = dict(results, eval_loss=_eval_loss(last_outputs, self._eval_indexes))
             cb_list.on_eval_epoch_end(run_context)
             cb_list.on_eval_end(run_context)
             bar.finish(results)
@@ -487,10 +496,34 @@ def _losses_to_host(losses):
     return np.asarray(host, dtype=np.float64).tolist()
 
 
+# MindSpore's own callbacks: during fit's evaluation only TimeMonitor of them runs (and the user's own).
+_INTERNAL_CALLBACKS = ("Callback", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "FlopsUtilizationCollector",
+                       "SummaryCollector", "CheckpointConfig", "RunContext", "LearningRateScheduler",
+                       "SummaryLandscape", "History", "LambdaCallback", "ReduceLROnPlateau", "EarlyStopping",
+                       "OnRequestExit", "BackupAndRestore", "TrainFaultTolerance")
+
+
+def _fit_eval_callbacks(cb_list):
+    return [cb for cb in cb_list.callbacks
+            if type(cb).__name__ not in _INTERNAL_CALLBACKS or type(cb).__name__ == "TimeMonitor"]
+
+
+def _eval_loss(outputs, indexes):
+    if isinstance(outputs, Tensor):
+        outputs = (outputs,)
+    if not outputs:
+        return None
+    loss = outputs[indexes[0]] if indexes is not None else outputs[0]
+    if not isinstance(loss, Tensor):
+        return loss
+    return float(np.mean(loss.asnumpy()))
+
+
 def _due(epoch_number, last_epoch, frequency):
+    """As MindSpore: every ``frequency``-th epoch (or the listed epochs); the last epoch is not special."""
     if isinstance(frequency, list):
-        return epoch_number in frequency or epoch_number == last_epoch
-    return epoch_number % frequency == 0 or epoch_number == last_epoch
+        return epoch_number in frequency
+    return epoch_number % frequency == 0
 
 
 def _plain_number(value):
