@@ -35,6 +35,12 @@ from .graph import jit  # noqa: E402
 from . import amp  # noqa: E402  (ms.amp: mixed precision, loss scalers)
 from .train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: E402
                                        LossScaleManager)
+from .train import (BackupAndRestore, Callback, CheckpointConfig, EarlyStopping, History,  # noqa: E402
+                    LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint, OnRequestExit,
+                    ReduceLROnPlateau, RunContext, TimeMonitor)
+from .serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load_checkpoint_async,  # noqa: E402
+                            merge_sliced_parameter, safetensors_to_ckpt)
+from .amp import build_train_network  # noqa: E402
 
 __version__ = "0.1.0"
 
