@@ -89,4 +89,9 @@ __all__ = [
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
     "GradOperation", "get_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "ops", "common", "backend", "dtype", "nn", "JitConfig",
     "save_checkpoint", "load_checkpoint", "load_param_into_net", "trace", "jit", "graph", "runtime",
+    # mixed precision and training (issue 17: amp / train)
+    "amp", "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager", "build_train_network",
+    "Callback", "RunContext", "LossMonitor", "TimeMonitor", "History", "LambdaCallback", "ModelCheckpoint",
+    "CheckpointConfig", "EarlyStopping", "ReduceLROnPlateau", "LearningRateScheduler", "BackupAndRestore",
+    "OnRequestExit", "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async", "merge_sliced_parameter",
 ]

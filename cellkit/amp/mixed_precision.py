@@ -266,8 +266,9 @@ def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
     """
     if not isinstance(network, Cell):
         if amp_level == "auto":
-            raise TypeError("For amp_level 'auto', the network type should be Cell or function.")
-        raise TypeError(f"For amp_level '{amp_level}', the network type should be Cell.")
+            raise TypeError("For amp_level 'auto', the network type should be Cell or function, "
+                            f"but got {type(network).__name__}.")
+        raise TypeError(f"For amp_level '{amp_level}', the network type should be Cell, but got {type(network).__name__}.")
     _check_dtype(dtype)
     if amp_level == "O0":
         return network
@@ -335,7 +336,7 @@ def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=m
     mindspore.float32
     """
     if not isinstance(network, Cell):
-        raise TypeError("The network type should be Cell.")
+        raise TypeError(f"For custom_mixed_precision, the network type should be Cell, but got {type(network).__name__}.")
     if white_list is None and black_list is None:
         raise ValueError("For custom_mixed_precision, one of white_list and black_list must be provided.")
     if white_list is not None and black_list is not None:

@@ -44,11 +44,12 @@ def _convert(file_path, save_path, name_map, file_name_regex, dst_format):
     src_suffix, dst_suffix = f".{src_format}", f".{dst_format}"
     func_name = "ckpt_to_safetensors" if dst_format == "safetensors" else "safetensors_to_ckpt"
     if not isinstance(file_path, str) or not (os.path.isdir(file_path) or os.path.isfile(file_path)):
-        raise ValueError(f"For {func_name}, the input path must be a valid path or file, but got {file_path}")
+        raise ValueError(f"For '{func_name}', the argument 'file_path' must be an existing file or folder, "
+                         f"but got {file_path!r}")
     if save_path and os.path.splitext(save_path)[1]:
-        raise ValueError(f"For {func_name}, the save_path must be a directory, but got '{save_path}'")
+        raise ValueError(f"For '{func_name}', the argument 'save_path' must be a directory, but got {save_path!r}")
     if name_map is not None and not isinstance(name_map, dict):
-        raise ValueError(f"For {func_name}, the type of 'name_map' must be a dict, but got '{type(name_map)}'")
+        raise ValueError(f"For '{func_name}', the type of 'name_map' must be a dict, but got {type(name_map)}")
     if os.path.isdir(file_path):
         rank_dirs = sorted(d for d in os.listdir(file_path)
                            if d.startswith("rank") and os.path.isdir(os.path.join(file_path, d)))
@@ -65,9 +66,10 @@ def _convert(file_path, save_path, name_map, file_name_regex, dst_format):
                                     format=dst_format)
         return
     if not file_path.endswith(src_suffix):
-        raise ValueError(f"For {func_name}, the input file must be a {src_suffix} file, but got {file_path}")
+        raise ValueError(f"For '{func_name}', the argument 'file_path' must be a {src_suffix} file, but got {file_path!r}")
     if file_name_regex is not None and not re.findall(file_name_regex, file_path):
-        raise ValueError(f"For {func_name}, the input file does not match the regular expression.")
+        raise ValueError(f"For '{func_name}', the input file {file_path!r} does not match the regular expression "
+                         f"'file_name_regex' {file_name_regex!r}.")
     if save_path and not os.path.exists(save_path):
         os.makedirs(save_path, exist_ok=True)
     params = _load_renamed(file_path, name_map, src_format)
@@ -208,7 +210,8 @@ def merge_sliced_parameter(sliced_parameters, strategy=None):
                              f"shape except 0 axis: {tuple(param.shape[1:])} at index {index}.")
     if strategy:
         raise ValueError("For 'merge_sliced_parameter', a 'strategy' describes how a parallel run laid the slices "
-                         "out; cellkit runs in one process: give strategy=None to join the slices along axis 0.")
+                         "out; cellkit runs in one process: give strategy=None to join the slices along axis 0, "
+                         f"but got strategy={strategy!r}.")
     merged = np.concatenate([p.asnumpy() for p in sliced_parameters])
     return Parameter(Tensor(merged), name, first.requires_grad, first.layerwise_parallel)
 

@@ -19,6 +19,11 @@ from __future__ import annotations
 __all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager"]
 
 
+def _check_number(value, name, where):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"For '{where}', the type of '{name}' must be int or float, but got {type(value).__name__}.")
+
+
 class LossScaleManager:
     """The interface: ``get_loss_scale``, ``update_loss_scale(overflow)``, ``get_update_cell``.
 
@@ -64,6 +69,7 @@ class FixedLossScaleManager(LossScaleManager):
     """
 
     def __init__(self, loss_scale=128.0, drop_overflow_update=True):
+        _check_number(loss_scale, "loss_scale", "FixedLossScaleManager")
         if loss_scale < 1:
             raise ValueError(f"The argument 'loss_scale' must be >= 1, but got {loss_scale}")
         self._loss_scale = loss_scale
@@ -117,6 +123,8 @@ class DynamicLossScaleManager(LossScaleManager):
     """
 
     def __init__(self, init_loss_scale=2 ** 24, scale_factor=2, scale_window=2000):
+        _check_number(init_loss_scale, "init_loss_scale", "DynamicLossScaleManager")
+        _check_number(scale_factor, "scale_factor", "DynamicLossScaleManager")
         if init_loss_scale < 1.0:
             raise ValueError(f"The argument 'init_loss_scale' must be > 1, but got {init_loss_scale}")
         self.loss_scale = init_loss_scale

@@ -51,7 +51,7 @@ class _Watcher(Callback):
         self.min_delta = abs(_check_type(min_delta, "min_delta", (float, int), where))
         self.mode = _check_type(mode, "mode", (str,), where)
         if self.mode not in ("auto", "min", "max"):
-            raise ValueError(f"mode should be 'auto', 'min' or 'max', but got {self.mode}.")
+            raise ValueError(f"For '{where}', mode should be 'auto', 'min' or 'max', but got {self.mode!r}.")
         self.best = self._start()
 
     def _smaller_better(self):

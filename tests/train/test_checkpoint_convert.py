@@ -35,7 +35,7 @@ def test_convert_a_folder_of_rank_folders(tmp_path):
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"file_path": "/no/such/file.ckpt"}, "valid path"),
+    ({"file_path": "/no/such/file.ckpt"}, "existing file or folder"),
     ({"save_path": "x.ckpt"}, "directory"),
     ({"name_map": [("a", "b")]}, "name_map"),
     ({"file_name_regex": "zzz"}, "regular expression"),
