@@ -90,3 +90,32 @@ def test_amp_loss_scaler_runs_inside_jit():
 def test_amp_all_finite_refuses_non_tensors():
     with pytest.raises(TypeError, match="all_finite"):
         amp.all_finite([1.0])
+
+
+def test_amp_tutorial_style_step_with_dynamic_loss_scaler():
+    """The mixed-precision tutorial's loop: scale in the forward function, unscale, all_finite, adjust."""
+    ms.set_seed(1)
+    net = amp.auto_mixed_precision(nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 3)), "O2")
+    loss_fn = nn.CrossEntropyLoss()
+    opt = nn.SGD(net.trainable_params(), 0.1)
+    scaler = amp.DynamicLossScaler(scale_value=2 ** 16, scale_factor=2, scale_window=2)
+
+    def forward(x, y):
+        logits = net(x)
+        return scaler.scale(loss_fn(logits, y)), logits
+
+    grad_fn = ms.value_and_grad(forward, None, net.trainable_params(), has_aux=True)
+    x = ms.Tensor(np.random.default_rng(0).normal(size=(8, 4)).astype(np.float32))
+    y = ms.Tensor(np.arange(8, dtype=np.int32) % 3)
+    losses, scales = [], []
+    for _ in range(4):
+        (loss, _), grads = grad_fn(x, y)
+        loss = scaler.unscale(loss)
+        finite = amp.all_finite(grads)
+        if finite:
+            opt(scaler.unscale(grads))
+        scaler.adjust(finite)
+        losses.append(float(loss.asnumpy()))
+        scales.append(float(scaler.scale_value.asnumpy()))
+    assert losses[-1] < losses[0]
+    assert scales == [65536.0, 131072.0, 131072.0, 262144.0]

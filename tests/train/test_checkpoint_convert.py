@@ -83,3 +83,26 @@ def test_train_row_names_are_the_serialization_functions():
         assert getattr(ms.train, name) is getattr(ms, name)
     assert ms.train.build_train_network is ms.amp.build_train_network
     assert ms.ModelCheckpoint is ms.train.ModelCheckpoint
+
+
+def test_on_request_exit_stops_on_the_signal_and_saves(tmp_path):
+    import signal
+
+    net = nn.Dense(3, 2)
+    model = ms.train.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+    steps = []
+
+    def step_end(ctx):
+        steps.append(ctx.original_args().cur_step_num)
+        if len(steps) == 2:
+            signal.raise_signal(signal.SIGUSR1)
+
+    exit_cb = ms.train.OnRequestExit(save_mindir=False, file_name="Net", directory=str(tmp_path), sig=signal.SIGUSR1)
+    before = signal.getsignal(signal.SIGUSR1)
+    x, y = np.ones((4, 3), np.float32), np.zeros((4, 2), np.float32)
+    model.train(3, [(x, y)] * 4, callbacks=[ms.train.LambdaCallback(on_train_step_end=step_end), exit_cb])
+    assert steps == [1, 2] and exit_cb.exit
+    assert os.listdir(tmp_path / "rank_0") == ["Net_train.ckpt"]
+    assert signal.getsignal(signal.SIGUSR1) is before
+    with pytest.raises(ValueError, match="SIGKILL"):
+        ms.train.OnRequestExit(sig=signal.SIGKILL)
