@@ -557,3 +557,40 @@ def model_amp_without_optimizer(ms, ops, nn, np):
 def model_unknown_kwarg(ms, ops, nn, np):
     return ms.train.Model(_train_net(ms, nn, np), nn.MSELoss(), nn.SGD(_train_net(ms, nn, np).trainable_params()),
                           loss_scale=2)
+
+
+def _bn_net(ms, nn, np):
+    return nn.SequentialCell([nn.Dense(3, 4, weight_init=_t(ms, np, W1), bias_init=_t(ms, np, B1)),
+                              nn.BatchNorm1d(4), nn.ReLU(),
+                              nn.Dense(4, 2, weight_init=_t(ms, np, W2), bias_init=_t(ms, np, B2))])
+
+
+@case(**FP16)
+def model_o2_without_loss_scaling_on_batchnorm(ms, ops, nn, np):
+    out = {}
+    for keep in (True, False):
+        net = _bn_net(ms, nn, np)
+        model = ms.train.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1), metrics={"loss"},
+                               amp_level="O2", loss_scale_manager=None, keep_batchnorm_fp32=keep)
+        model.train(2, _Batches(ms, np), dataset_sink_mode=False)
+        pred = model.predict(_t(ms, np, X))
+        out[str(keep)] = [type(model.train_network).__name__, type(model.train_network.network).__name__,
+                          [type(c).__name__ for c in net.cell_list], str(pred.dtype), pred,
+                          model.eval(_Batches(ms, np, n=1))["loss"], net[0].weight]
+    return out
+
+
+@case(rtol=1e-4, atol=1e-5)
+def loss_monitor_prints_a_loss_scale_step(ms, ops, nn, np):
+    """A network returning (loss, overflow, scale): LossMonitor prints the first Tensor as it is."""
+    import contextlib
+    import io
+    net = _train_net(ms, nn, np)
+    step = _overflow_checked_cell(ms, nn, ops)(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1),
+                                               scale_sense=ms.amp.DynamicLossScaleManager(16, 2, 2).get_update_cell())
+    model = ms.train.Model(step)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        model.train(1, _Batches(ms, np), callbacks=[ms.train.LossMonitor()], dataset_sink_mode=False)
+    lines = buf.getvalue().splitlines()
+    return [line.rsplit(" ", 1)[0] for line in lines], [float(line.rsplit(" ", 1)[1]) for line in lines]
