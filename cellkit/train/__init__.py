@@ -7,6 +7,7 @@ from __future__ import absolute_import
 from .callback import Callback, History, LambdaCallback, LossMonitor, RunContext, TimeMonitor
 from .checkpoint_callback import BackupAndRestore, CheckpointConfig, ModelCheckpoint, OnRequestExit
 from .dataset import NumpySlicesDataset
+from .dataset_helper import DatasetHelper
 from .history import TrainingHistory
 from .loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from .metrics import Accuracy, Loss, Metric, get_metric_fn, get_metrics, names
@@ -24,5 +25,5 @@ __all__ = [
     "ModelCheckpoint", "CheckpointConfig", "BackupAndRestore", "OnRequestExit", "EarlyStopping",
     "ReduceLROnPlateau", "LearningRateScheduler", "save_checkpoint", "load_checkpoint", "load_param_into_net",
     "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async", "merge_sliced_parameter",
-    "async_ckpt_thread_status", "build_train_network",
+    "async_ckpt_thread_status", "build_train_network", "DatasetHelper",
 ]

@@ -106,3 +106,19 @@ def test_on_request_exit_stops_on_the_signal_and_saves(tmp_path):
     assert signal.getsignal(signal.SIGUSR1) is before
     with pytest.raises(ValueError, match="SIGKILL"):
         ms.train.OnRequestExit(sig=signal.SIGKILL)
+
+
+def test_dataset_helper_serves_epochs_of_tensor_lists():
+    import cellkit.dataset as ds
+
+    data = ds.NumpySlicesDataset({"x": np.arange(12, dtype=np.float32).reshape(6, 2),
+                                  "y": np.arange(6, dtype=np.int32)}, shuffle=False).batch(2)
+    helper = ms.train.DatasetHelper(data, dataset_sink_mode=False, epoch_num=2)
+    first = list(helper)
+    assert len(first) == 3 and all(isinstance(t, ms.Tensor) for t in first[0]) and isinstance(first[0], list)
+    assert len(list(helper)) == 3 and list(helper) == []
+    assert helper.sink_size() == 3 and helper.types_shapes() == ([ms.float32, ms.int32], [[2, 2], [2]])
+    with pytest.warns(UserWarning, match="device queue"):
+        ms.train.DatasetHelper(data)
+    with pytest.raises(ValueError):
+        ms.train.DatasetHelper(data, dataset_sink_mode=False, sink_size=0)
