@@ -100,6 +100,9 @@ class EarlyStopping(_Watcher):
         ``'auto'``, ``'min'`` or ``'max'``.
     baseline : float, optional
         Training counts as improving only once the value beats the baseline.
+        (MindSpore 2.10 replaces the baseline by ``min_delta``, so there a
+        baseline stops training early whatever its value; cellkit uses it as
+        documented.)
     restore_best_weights : bool
         On stopping, load the Parameters of the best epoch back.
 
@@ -122,8 +125,9 @@ class EarlyStopping(_Watcher):
         self._setup(monitor, min_delta, mode, where)
         self.patience = _check_non_negative_int(patience, "patience", where)
         self.verbose = _check_bool(verbose, "verbose", where)
-        # As MindSpore 2.10, a truthy baseline is replaced by min_delta (checked as such).
-        self.baseline = _check_type(min_delta, "min_delta", (float, int), where) if baseline else None
+        # MindSpore 2.10 stores min_delta in place of a given baseline (so a baseline never takes effect as
+        # documented); cellkit keeps the baseline.
+        self.baseline = None if baseline is None else _check_type(baseline, "baseline", (float, int), where)
         self.restore_best_weights = _check_bool(restore_best_weights, "restore_best_weights", where)
         self.wait = 0
         self.stopped_epoch = 0

@@ -283,6 +283,17 @@ def early_stopping_improving_loss_runs_on(ms, ops, nn, np):
     return stop.stopped_epoch, stop.wait
 
 
+@case(mindspore_wrong=True, expected=lambda np: (0, 0),
+      note="MindSpore 2.10 stores min_delta (0) in place of the baseline, so the improving loss never beats the "
+           "'baseline' and training stops after the first epoch; with the documented baseline of 100 every "
+           "improving epoch resets the wait and training runs on")
+def early_stopping_baseline(ms, ops, nn, np):
+    model, _, _ = _model(ms, nn, np, lr=0.01)
+    stop = ms.train.EarlyStopping(monitor="loss", patience=1, baseline=100.0)
+    model.train(3, _Batches(ms, np), callbacks=[stop])
+    return stop.stopped_epoch, stop.wait
+
+
 @case(rtol=1e-4, atol=1e-6)
 def early_stopping_on_eval_loss_restores_best(ms, ops, nn, np):
     model, net, _ = _model(ms, nn, np, lr=0.5, metrics={"loss"})  # a rate that makes the loss grow
