@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -624,7 +625,7 @@ class OnRequestExit(Callback):
         if self.save_ckpt:
             save_checkpoint(network, f"{name}.ckpt")
         if self.save_mindir and inputs is not None:
-            import cellkit
-            export = getattr(cellkit, "export", None)
+            # ``export`` lives at the top level (the graph layer's file format), which this layer does not import.
+            export = getattr(sys.modules.get("cellkit"), "export", None)
             if export is not None:
                 export(network, *inputs, file_name=name, file_format="MINDIR")
