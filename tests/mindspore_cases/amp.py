@@ -594,3 +594,35 @@ def loss_monitor_prints_a_loss_scale_step(ms, ops, nn, np):
         model.train(1, _Batches(ms, np), callbacks=[ms.train.LossMonitor()], dataset_sink_mode=False)
     lines = buf.getvalue().splitlines()
     return [line.rsplit(" ", 1)[0] for line in lines], [float(line.rsplit(" ", 1)[1]) for line in lines]
+
+
+def _lenet(ms, nn, np):
+    rng = np.random.default_rng(7)
+    w1 = ms.Tensor((rng.normal(size=(4, 1, 3, 3)) * 0.3).astype(np.float32))
+    w2 = ms.Tensor((rng.normal(size=(3, 4 * 3 * 3)) * 0.2).astype(np.float32))
+    return nn.SequentialCell([nn.Conv2d(1, 4, 3, pad_mode="valid", weight_init=w1, has_bias=False), nn.ReLU(),
+                              nn.MaxPool2d(2, 2), nn.Flatten(), nn.Dense(4 * 3 * 3, 3, weight_init=w2,
+                                                                        bias_init="zeros")])
+
+
+def _image(ms, np):
+    return ms.Tensor(np.random.default_rng(3).normal(size=(2, 1, 8, 8)).astype(np.float32))
+
+
+@case(rtol=5e-3, atol=5e-3)
+def levels_on_a_small_convnet(ms, ops, nn, np):
+    out = {}
+    for level in ("O0", "O1", "O2", "O3"):
+        net = ms.amp.auto_mixed_precision(_lenet(ms, nn, np), level)
+        y = net(_image(ms, np))
+        out[level] = [str(y.dtype), y]
+    return out
+
+
+@case(rtol=5e-3, atol=5e-3)
+def level_o3_convnet_gradients(ms, ops, nn, np):
+    net = ms.amp.auto_mixed_precision(_lenet(ms, nn, np), "O3")
+    loss = nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))
+    label = ms.Tensor(np.array([0, 2], np.int32))
+    grads = ms.grad(loss, grad_position=None, weights=net.trainable_params())(_image(ms, np), label)
+    return [str(g.dtype) for g in grads], list(grads)
