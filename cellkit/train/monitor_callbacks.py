@@ -53,6 +53,8 @@ class _Watcher(Callback):
         if self.mode not in ("auto", "min", "max"):
             raise ValueError(f"For '{where}', mode should be 'auto', 'min' or 'max', but got {self.mode!r}.")
         self.best = self._start()
+        # an attribute of each instance, as in MindSpore (a callable comparing a value with the best)
+        self.is_improvement = self._improves
 
     def _smaller_better(self):
         return self.mode == "min" or (self.mode == "auto" and self.monitor in _SMALLER_BETTER)
@@ -60,7 +62,7 @@ class _Watcher(Callback):
     def _start(self):
         return np.inf if self._smaller_better() else -np.inf
 
-    def is_improvement(self, current, best):
+    def _improves(self, current, best):
         """Whether ``current`` beats ``best`` by more than ``min_delta``."""
         if self._smaller_better():
             return np.less(current, best - self.min_delta)
