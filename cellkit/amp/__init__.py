@@ -16,13 +16,14 @@ mindspore.float32
 """
 from __future__ import absolute_import
 
-from abc import ABC, abstractmethod
+# Names mindspore.amp also holds (its own imports): re-exported so ``from mindspore.amp import ...`` code runs.
+from abc import ABC, abstractmethod  # noqa: F401
 
-from ..graph import jit
-from ..parameter import Parameter
-from ..tensor import Tensor
+from ..graph import jit  # noqa: F401
+from ..parameter import Parameter  # noqa: F401
+from ..tensor import Tensor  # noqa: F401
 from ..train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
-from .loss_scaler import AllFinite, DynamicLossScaler, LossScaler, StaticLossScaler, all_finite
+from .loss_scaler import AllFinite, DynamicLossScaler  # noqa: F401  (AllFinite: the primitive all_finite runs), LossScaler, StaticLossScaler, all_finite
 from .mixed_precision import (auto_mixed_precision, build_train_network, custom_mixed_precision, get_black_list,
                               get_white_list)
 

@@ -20,7 +20,6 @@ import os
 import re
 import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -150,6 +149,8 @@ def load_checkpoint_async(ckpt_file_name, net=None, strict_load=False, filter_pr
     >>> sorted(ms.load_checkpoint_async(path).result())
     ['bias', 'weight']
     """
+    from concurrent.futures import ThreadPoolExecutor  # only when asked: import cellkit stays light
+
     fmt = "safetensors" if isinstance(ckpt_file_name, str) and ckpt_file_name.endswith(".safetensors") else "ckpt"
     executor = ThreadPoolExecutor(max_workers=2)
     future = executor.submit(load_checkpoint, ckpt_file_name, net, strict_load, filter_prefix, dec_key, dec_mode,
