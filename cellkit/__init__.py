@@ -34,6 +34,15 @@ from . import runtime  # noqa: E402  (ms.runtime.empty_cache / memory_reserved)
 from .graph import jit  # noqa: E402
 from .graph import jit_class, mutable  # noqa: E402  (issue 17: graph mode)
 from .graph.export import export, load  # noqa: E402  (issue 17: cellkit's graph file, not MindIR)
+from . import amp  # noqa: E402  (ms.amp: mixed precision, loss scalers)
+from .train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: E402
+                                       LossScaleManager)
+from .train import (BackupAndRestore, Callback, CheckpointConfig, EarlyStopping, History,  # noqa: E402
+                    LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint, OnRequestExit,
+                    ReduceLROnPlateau, RunContext, TimeMonitor)
+from .serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load_checkpoint_async,  # noqa: E402
+                            merge_sliced_parameter, safetensors_to_ckpt)
+from .amp import build_train_network  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -82,5 +91,10 @@ __all__ = [
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
     "GradOperation", "get_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "ops", "common", "backend", "dtype", "nn", "JitConfig",
     "save_checkpoint", "load_checkpoint", "load_param_into_net", "trace", "jit", "graph", "runtime",
+    # mixed precision and training (issue 17: amp / train)
+    "amp", "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager", "build_train_network",
+    "Callback", "RunContext", "LossMonitor", "TimeMonitor", "History", "LambdaCallback", "ModelCheckpoint",
+    "CheckpointConfig", "EarlyStopping", "ReduceLROnPlateau", "LearningRateScheduler", "BackupAndRestore",
+    "OnRequestExit", "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async", "merge_sliced_parameter",
 ]
 __all__ += ["jit_class", "mutable", "export", "load"]  # issue 17: graph mode

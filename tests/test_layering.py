@@ -21,7 +21,7 @@ RANKS = [  # (module prefix, layer); the longest matching prefix decides
     ("cellkit.transforms", 4), ("cellkit.recompute", 4), ("cellkit.offload", 4), ("cellkit.jacobians", 4), ("cellkit.tape_gate", 4),
     ("cellkit.ops", 5), ("cellkit.vmap", 5),
     ("cellkit.nn", 6),
-    ("cellkit.serialization", 7), ("cellkit.memory", 7), ("cellkit.graph", 7), ("cellkit.train", 7),
+    ("cellkit.serialization", 7), ("cellkit.memory", 7), ("cellkit.graph", 7), ("cellkit.train", 7), ("cellkit.amp", 7),
     ("cellkit.display", 8),
     ("cellkit.demo", 9), ("cellkit", 9),
 ]

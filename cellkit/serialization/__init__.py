@@ -16,7 +16,9 @@ the ``.proto`` it mirrors.
 * :mod:`~cellkit.serialization.ckpt_format` -- the protobuf records, dtype
   names and CRC trailer of a ``.ckpt`` file;
 * :mod:`~cellkit.serialization.safetensors_format` -- the safetensors side;
-* :mod:`~cellkit.serialization.cipher` -- ``enc_key`` / ``dec_key``.
+* :mod:`~cellkit.serialization.cipher` -- ``enc_key`` / ``dec_key``;
+* :mod:`~cellkit.serialization.convert` -- ``ckpt_to_safetensors``, ``safetensors_to_ckpt``,
+  ``load_checkpoint_async``, ``merge_sliced_parameter``.
 
 >>> import os, tempfile
 >>> import cellkit as ms
@@ -32,5 +34,8 @@ the ``.proto`` it mirrors.
 [[1. 1.]] [1.]
 """
 from .checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
+from .convert import (async_ckpt_thread_status, ckpt_to_safetensors, load_checkpoint_async, merge_sliced_parameter,
+                      safetensors_to_ckpt)
 
-__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net"]
+__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "ckpt_to_safetensors", "safetensors_to_ckpt",
+           "load_checkpoint_async", "merge_sliced_parameter", "async_ckpt_thread_status"]

@@ -190,19 +190,46 @@ class RunContext:
 
 
 def _loss_value(outputs):
-    """The loss as a Python float (the mean of a Tensor; the first Tensor of a tuple), as MindSpore prints it."""
-    if isinstance(outputs, (tuple, list)) and outputs:
-        outputs = outputs[0]
+    """The loss as MindSpore's callbacks read it: a Tensor's mean as a float; of a tuple, the first Tensor as it is."""
+    if isinstance(outputs, (tuple, list)):
+        if outputs and isinstance(outputs[0], Tensor):
+            return outputs[0]
+        return outputs
     if isinstance(outputs, Tensor):
         return float(np.mean(outputs.asnumpy()))
     return outputs
 
 
+def _check_non_negative_int(value, name, where):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"For '{where}', the type of '{name}' must be int, but got {type(value).__name__}.")
+    if value < 0:
+        raise ValueError(f"For '{where}', '{name}' must be an int >= 0, but got {value}.")
+    return value
+
+
+def _check_bool(value, name, where):
+    if not isinstance(value, bool):
+        raise TypeError(f"For '{where}', the type of '{name}' must be bool, but got {type(value).__name__}.")
+    return value
+
+
 class LossMonitor(Callback):
     """Print ``epoch: E step: S, loss is L`` every ``per_print_times`` steps (0: never).
 
-    Raises ``ValueError`` and stops training if the loss becomes NaN or
-    infinite; at the end of a ``fit`` epoch that evaluated, prints the metrics.
+    ``S`` counts the steps within the epoch.  Raises ``ValueError`` (ending
+    training) when the loss is NaN or infinite; at the end of a ``fit`` epoch
+    that evaluated, prints ``Eval result: epoch E, metrics: {...}``.  For a
+    network returning a tuple (a loss-scaling step returns ``(loss,
+    overflow, scale)``) the first Tensor is printed as it is, as MindSpore
+    prints it.
+
+    Raises
+    ------
+    TypeError
+        ``per_print_times`` not an int.
+    ValueError
+        ``per_print_times`` negative.
 
     >>> from cellkit.train import LossMonitor
     >>> LossMonitor(per_print_times=10)  # doctest: +ELLIPSIS
@@ -210,26 +237,26 @@ class LossMonitor(Callback):
     """
 
     def __init__(self, per_print_times=1):
-        if isinstance(per_print_times, bool) or not isinstance(per_print_times, int) or per_print_times < 0:
-            raise ValueError(f"'per_print_times' must be an int >= 0, but got {per_print_times!r}")
-        self._per_print_times = per_print_times
-        self._last_print_time = 0
-
-    def on_train_begin(self, run_context):
+        self._per_print_times = _check_non_negative_int(per_print_times, "per_print_times", "LossMonitor")
         self._last_print_time = 0
 
     def step_end(self, run_context):
         cb_params = run_context.original_args()
-        loss = _loss_value(cb_params.net_outputs)
         epoch = cb_params.get("cur_epoch_num", 1)
+        loss = _loss_value(cb_params.net_outputs)
         batch_num = cb_params.get("batch_num") or cb_params.cur_step_num
-        step_in_epoch = (cb_params.cur_step_num - 1) % batch_num + 1 if batch_num else cb_params.cur_step_num
-        if isinstance(loss, (float, np.floating)) and (np.isnan(loss) or np.isinf(loss)):
+        step_in_epoch = (cb_params.cur_step_num - 1) % batch_num + 1
+        if isinstance(loss, float) and (np.isnan(loss) or np.isinf(loss)):
             raise ValueError(
                 f"In epoch: {epoch} step: {step_in_epoch}, loss is NAN or INF, training process cannot continue, "
                 "terminating training."
             )
-        if self._per_print_times and cb_params.cur_step_num - self._last_print_time >= self._per_print_times:
+        every = self._per_print_times
+        if every != 0 and cb_params.cur_step_num <= self._last_print_time:
+            # a second train() on the same monitor starts counting again
+            while cb_params.cur_step_num <= self._last_print_time:
+                self._last_print_time -= max(every, batch_num if cb_params.get("dataset_sink_mode") else 1)
+        if every != 0 and cb_params.cur_step_num - self._last_print_time >= every:
             self._last_print_time = cb_params.cur_step_num
             print(f"epoch: {epoch} step: {step_in_epoch}, loss is {loss}", flush=True)
 
@@ -237,57 +264,123 @@ class LossMonitor(Callback):
         cb_params = run_context.original_args()
         metrics = cb_params.get("metrics")
         if metrics:
-            print(f"Eval result: epoch {cb_params.cur_epoch_num}, metrics: {metrics}", flush=True)
+            print(f"Eval result: epoch {cb_params.cur_epoch_num}, metrics: {metrics}")
 
 
 class TimeMonitor(Callback):
-    """Print each epoch's time and the mean time per step (``data_size`` steps, or the counted ones)."""
+    """Print each epoch's time and the mean time per step: ``Train epoch time: T ms, per step time: S ms``.
 
-    def __init__(self, data_size=None):
+    The steps are the dataset's ``batch_num`` (or ``data_size`` when the
+    size is unknown).  In ``fit`` the evaluation is timed too (``Eval epoch
+    time: ...``), and the training epoch's time counts from its own start
+    (MindSpore 2.10 restarts its clock at the evaluation, so the train time
+    it prints after one is the evaluation's).  With ``data_time=True`` the time spent waiting for data
+    is appended: `` (data time: D ms)``.
+
+    Raises
+    ------
+    TypeError
+        ``data_time`` not a bool.
+    ValueError
+        ``data_size`` not a positive int (or None).
+
+    >>> from cellkit.train import TimeMonitor
+    >>> TimeMonitor(data_size=10).data_size
+    10
+    """
+
+    def __init__(self, data_size=None, data_time=False):
         if data_size is not None and (isinstance(data_size, bool) or not isinstance(data_size, int) or data_size <= 0):
-            raise ValueError(f"'data_size' must be a positive int or None, but got {data_size!r}")
+            raise ValueError(f"For 'TimeMonitor', 'data_size' must be a positive int or None, but got {data_size!r}")
         self.data_size = data_size
-        self.epoch_time = None
-        self._first_step = 0
+        self.epoch_time = time.time()
+        self.data_time = _check_bool(data_time, "data_time", "TimeMonitor")
+        self.data_time_sum = 0.0
+        self.data_time_start = 0.0
+        self._starts = {}
+
+    def on_train_step_begin(self, run_context):
+        if self.data_time:
+            self.data_time_sum += time.time() - self.data_time_start
+
+    def on_train_step_end(self, run_context):
+        if self.data_time:
+            self.data_time_start = time.time()
+
+    def epoch_begin(self, run_context):
+        self.epoch_time = time.time()
+        if self.data_time:
+            self.data_time_sum = 0.0
+            self.data_time_start = time.time()
 
     def on_train_epoch_begin(self, run_context):
-        self.epoch_time = time.perf_counter()
-        self._first_step = run_context.original_args().get("cur_step_num", 0)
+        self._starts["train"] = time.time()
+        self.epoch_begin(run_context)
 
-    def on_train_epoch_end(self, run_context):
+    def on_eval_epoch_begin(self, run_context):
+        # MindSpore 2.10 restarts its one clock here, so in fit the "Train epoch time" it prints after an
+        # evaluation is the evaluation's time; cellkit times the training epoch from its own start.
+        self._starts["eval"] = time.time()
+
+    def epoch_end(self, run_context):
         cb_params = run_context.original_args()
-        elapsed_ms = (time.perf_counter() - self.epoch_time) * 1000
-        steps = self.data_size or max(cb_params.get("cur_step_num", 0) - self._first_step, 1)
-        print(f"epoch time: {elapsed_ms:.3f} ms, per step time: {elapsed_ms / steps:.3f} ms", flush=True)
+        mode = cb_params.get("mode", "")
+        elapsed_ms = (time.time() - self._starts.get(mode, self.epoch_time)) * 1000
+        steps = self.data_size
+        batch_num = cb_params.get("batch_num")
+        if isinstance(batch_num, int) and batch_num > 0:
+            steps = batch_num
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps <= 0:
+            raise ValueError(f"For 'TimeMonitor', the number of steps must be a positive int, but got {steps!r}: "
+                             "give 'data_size' for a dataset without a size")
+        line = f"{mode.title()} epoch time: {elapsed_ms:5.3f} ms, per step time: {elapsed_ms / steps:5.3f} ms"
+        if self.data_time:
+            line += f" (data time: {self.data_time_sum * 1000 / steps:5.3f} ms)"
+        print(line, flush=True)
 
 
 class History(Callback):
-    """Record the network's output at the end of every epoch: ``history.epoch``, ``history.history``.
+    """Record what the network returned at the end of each epoch, and ``fit``'s metrics.
 
-    ``history.history['net_output']`` holds the last step's loss of each epoch
-    (floats); metrics evaluated by ``fit`` are recorded under their names.
+    ``history.epoch`` is ``{'epoch': [1, 2, ...]}``; ``history.history`` maps
+    ``'net_output'`` (the last step's loss: a NumPy float for a Tensor, the
+    first Tensor of a tuple) and each evaluated metric to a list with one
+    value per epoch.
+
+    >>> from cellkit.train import History
+    >>> History().history
+    {}
     """
 
     def __init__(self):
-        self.epoch = []
         self.history = {}
+        self.epoch = None
 
-    def on_train_begin(self, run_context):
-        self.epoch = []
-        self.history = {}
+    def begin(self, run_context):
+        self.epoch = {"epoch": []}
 
-    def on_train_epoch_end(self, run_context):
+    def epoch_end(self, run_context):
         cb_params = run_context.original_args()
-        self.epoch.append(cb_params.cur_epoch_num)
-        output = cb_params.get("net_outputs")
-        if output is not None:
-            self.history.setdefault("net_output", []).append(_loss_value(output))
-        for name, value in (cb_params.get("metrics") or {}).items():
-            self.history.setdefault(name, []).append(value)
+        self.epoch.get("epoch").append(cb_params.get("cur_epoch_num", 1))
+        output = cb_params.net_outputs
+        if isinstance(output, (tuple, list)) and output and isinstance(output[0], Tensor):
+            output = output[0]
+        if isinstance(output, Tensor):
+            output = np.mean(output.asnumpy())
+        current = {"net_output": output}
+        current.update(cb_params.get("metrics") or {})
+        for key, value in current.items():
+            self.history.setdefault(key, []).append(value)
+
+
+def _nothing(run_context):
+    return None
 
 
 class LambdaCallback(Callback):
-    """A callback from plain functions: ``LambdaCallback(on_train_step_end=lambda ctx: ...)``.
+    """A callback from plain functions, one per stage: ``LambdaCallback(on_train_step_end=fn)``.
+
+    Each function receives the :class:`RunContext`; stages not given do nothing.
 
     >>> from cellkit.train import LambdaCallback
     >>> seen = []
@@ -296,16 +389,17 @@ class LambdaCallback(Callback):
     [1]
     """
 
-    _NAMES = ("on_train_begin", "on_train_epoch_begin", "on_train_step_begin", "on_train_step_end",
-              "on_train_epoch_end", "on_train_end", "on_eval_begin", "on_eval_epoch_begin", "on_eval_step_begin",
-              "on_eval_step_end", "on_eval_epoch_end", "on_eval_end")
-
-    def __init__(self, **functions):
-        unknown = set(functions) - set(self._NAMES)
-        if unknown:
-            raise ValueError(f"LambdaCallback: unknown stages {sorted(unknown)}; use any of {list(self._NAMES)}")
-        for name, fn in functions.items():
-            if fn is not None and not callable(fn):
+    def __init__(self, on_train_epoch_begin=None, on_train_epoch_end=None, on_train_step_begin=None,
+                 on_train_step_end=None, on_train_begin=None, on_train_end=None, on_eval_epoch_begin=None,
+                 on_eval_epoch_end=None, on_eval_step_begin=None, on_eval_step_end=None, on_eval_begin=None,
+                 on_eval_end=None):
+        given = dict(on_train_epoch_begin=on_train_epoch_begin, on_train_epoch_end=on_train_epoch_end,
+                     on_train_step_begin=on_train_step_begin, on_train_step_end=on_train_step_end,
+                     on_train_begin=on_train_begin, on_train_end=on_train_end,
+                     on_eval_epoch_begin=on_eval_epoch_begin, on_eval_epoch_end=on_eval_epoch_end,
+                     on_eval_step_begin=on_eval_step_begin, on_eval_step_end=on_eval_step_end,
+                     on_eval_begin=on_eval_begin, on_eval_end=on_eval_end)
+        for name, fn in given.items():
+            if fn and not callable(fn):
                 raise TypeError(f"LambdaCallback: '{name}' must be callable, but got {type(fn).__name__}")
-            if fn is not None:
-                setattr(self, name, fn)
+            setattr(self, name, fn if fn else _nothing)

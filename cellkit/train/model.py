@@ -37,7 +37,8 @@ import numpy as np
 from .. import backend as _backend
 from ..nn.cell import Cell
 from ..nn.optim.optimizer import Optimizer
-from ..nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
+from ..amp.mixed_precision import build_train_network
+from ..nn.wrap import WithEvalCell, WithLossCell
 from ..tensor import Tensor
 from .callback import RunContext, _CallbackList, _CallbackParams
 from .history import TrainingHistory
@@ -71,8 +72,17 @@ class Model:
         Which outputs of ``eval_network`` are the loss, the outputs and the
         label (all outputs go to every metric when not given).
     amp_level : str
-        Only ``'O0'`` (no automatic mixed precision); cast layers yourself
-        with ``Cell.to_float``.
+        ``'O0'`` (default), ``'O1'``, ``'O2'`` or ``'O3'``: the training
+        network is built by :func:`cellkit.amp.build_train_network` at that
+        level (``'O2'`` brings a :class:`DynamicLossScaleManager`).
+    boost_level : str
+        Accepted (``'O0'``, ``'O1'``, ``'O2'``); cellkit has no boost mode.
+    **kwargs
+        ``loss_scale_manager`` (a :class:`LossScaleManager`: with
+        ``drop_overflow_update`` a step whose gradients overflow leaves the
+        Parameters as they were, and the manager follows the scale),
+        ``keep_batchnorm_fp32``; ``boost_config_dict`` and ``acc_level`` are
+        accepted.
 
     Attributes
     ----------
@@ -84,10 +94,9 @@ class Model:
     TypeError
         If ``network`` is not a Cell, or ``optimizer`` not an Optimizer.
     ValueError
-        If ``metrics`` are given without ``loss_fn`` or ``eval_network``, or
-        for unknown keyword arguments.
-    NotImplementedError
-        For ``amp_level`` other than ``'O0'`` or a ``loss_scale_manager``.
+        If ``metrics`` are given without ``loss_fn`` or ``eval_network``, for
+        unknown keyword arguments or levels, or ``amp_level`` /
+        ``loss_scale_manager`` without an optimizer.
     """
 
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None, eval_indexes=None,
@@ -101,13 +110,15 @@ class Model:
                 raise ValueError(
                     f"The argument in 'kwargs' should be one of {list(_KWARGS)}, but got '{key}'."
                 )
-        if kwargs.get("loss_scale_manager") is not None:
-            raise NotImplementedError("cellkit's Model has no loss scaling; give the optimizer a loss_scale instead")
-        if amp_level != "O0" or boost_level != "O0":
-            raise NotImplementedError(
-                f"cellkit's Model trains in the network's own precision (amp_level='O0', boost_level='O0'), but got "
-                f"amp_level={amp_level!r}, boost_level={boost_level!r}; cast layers with Cell.to_float instead"
-            )
+        if optimizer is None and amp_level != "O0":
+            raise ValueError("Auto mixed precision will not work because 'optimizer' is None.Please set "
+                             "amp_level='O0' to disable auto mixed precision or set 'optimizer' not be None to use "
+                             "auto mixed precision.")
+        self._amp_level = amp_level
+        self._boost_level = boost_level
+        self._loss_scale_manager = kwargs.get("loss_scale_manager")
+        self._loss_scale_manager_set = "loss_scale_manager" in kwargs
+        self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
         self._network = network
         self._loss_fn = loss_fn
         self._optimizer = optimizer
@@ -123,10 +134,16 @@ class Model:
     # ------------------------------------------------------------ networks
     def _build_train_network(self):
         network = self._network
+        if self._loss_scale_manager is not None and self._optimizer is None:
+            raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
         if self._optimizer is not None:
-            if self._loss_fn is not None:
-                network = WithLossCell(network, self._loss_fn)
-            return TrainOneStepCell(network, self._optimizer)
+            amp_config = {}
+            if self._loss_scale_manager_set:
+                amp_config["loss_scale_manager"] = self._loss_scale_manager
+            if self._keep_bn_fp32 is not None:
+                amp_config["keep_batchnorm_fp32"] = self._keep_bn_fp32
+            return build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
+                                       boost_level=self._boost_level, **amp_config)
         if self._loss_fn is not None:
             return WithLossCell(network, self._loss_fn)
         return network
@@ -146,7 +163,7 @@ class Model:
                 "If `metrics` is set, `eval_network` must not be None. Give `loss_fn` (the Model then evaluates "
                 "WithEvalCell(network, loss_fn)) or an `eval_network` returning (loss, outputs, label)."
             )
-        return WithEvalCell(self._network, self._loss_fn), [0, 1, 2]
+        return WithEvalCell(self._network, self._loss_fn, self._amp_level in ("O2", "O3", "auto")), [0, 1, 2]
 
     @property
     def train_network(self):
@@ -198,7 +215,7 @@ class Model:
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
             dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0, *, progress=None):
-        """Train, and evaluate ``valid_dataset`` every ``valid_frequency`` epochs (and after the last).
+        """Train, and evaluate ``valid_dataset`` every ``valid_frequency`` epochs (as MindSpore: not after the last unless due).
 
         Arguments as in :meth:`train`; ``valid_dataset_sink_mode`` and
         ``sink_size`` are accepted and ignored (no dataset sink in cellkit).
@@ -227,11 +244,11 @@ class Model:
         cb_list = _CallbackList(callbacks)
         cb_params = _CallbackParams(
             train_network=self._train_network, network=self._network, loss_fn=self._loss_fn,
-            optimizer=self._optimizer, epoch_num=epoch, batch_num=batch_num, cur_epoch_num=initial_epoch,
-            cur_step_num=initial_epoch * batch_num if batch_num else 0, dataset_sink_mode=False, mode="train",
+            optimizer=self._optimizer, epoch_num=epoch - initial_epoch, batch_num=batch_num, cur_epoch_num=initial_epoch,
+            cur_step_num=0, dataset_sink_mode=False, mode="train",
             train_dataset=dataset, train_dataset_element=None, net_outputs=None, list_callback=cb_list,
             parallel_mode="stand_alone", device_number=1, metrics=None, last_save_ckpt_step=None,
-            latest_ckpt_file=None,
+            latest_ckpt_file=None, loss_scale_mananger=self._loss_scale_manager, eval_results=None,
         )
         run_context = RunContext(cb_params)
         with cb_list:
@@ -254,7 +271,8 @@ class Model:
                     self.history.add_steps(_losses_to_host(losses))
                     metrics = None
                     if valid_dataset is not None and _due(epoch_index + 1, epoch, valid_frequency):
-                        metrics = self._evaluate(valid_dataset, cb_list, False)
+                        metrics = self._evaluate(valid_dataset, _CallbackList(_fit_eval_callbacks(cb_list)), False,
+                                                 train_params=cb_params)
                         cb_params.metrics = metrics
                     self.history.add_epoch(epoch_index + 1, metrics)
                     shown = {"loss": self.history.epoch_loss[-1]}
@@ -264,6 +282,7 @@ class Model:
                     bar.close()
                 self._epoch_count = epoch_index + 1
                 cb_list.on_train_epoch_end(run_context)
+                cb_params.metrics = cb_params.eval_results = None
                 if run_context.get_stop_requested():
                     break
             cb_list.on_train_end(run_context)
@@ -278,6 +297,9 @@ class Model:
             cb_params.cur_step_num += 1
             self._step_count += 1
             cb_params.net_outputs = outputs
+            manager = self._loss_scale_manager
+            if manager is not None and manager.get_drop_overflow_update():
+                manager.update_loss_scale(bool(np.all(outputs[1].asnumpy())))
             loss = _first_tensor(outputs)
             if loss is not None:
                 losses.append(loss)
@@ -302,13 +324,15 @@ class Model:
             raise ValueError("For 'Model.eval', the Model needs 'metrics' (for example metrics={'accuracy'})")
         return self._evaluate(valid_dataset, _CallbackList(callbacks), progress_enabled(progress), own_callbacks=True)
 
-    def _evaluate(self, dataset, cb_list, show, own_callbacks=False):
+    def _evaluate(self, dataset, cb_list, show, own_callbacks=False, train_params=None):
         batch_num = _dataset_size(dataset)
         cb_params = _CallbackParams(
             eval_network=self._eval_network, network=self._network, valid_dataset=dataset, metrics=None,
             batch_num=batch_num, cur_step_num=0, cur_epoch_num=1, dataset_sink_mode=False, mode="eval",
             net_outputs=None, list_callback=cb_list, eval_dataset_element=None,
         )
+        if train_params is not None:  # fit: the evaluation runs within the training epoch
+            cb_params.cur_epoch_num = train_params.cur_epoch_num
         run_context = RunContext(cb_params)
         for metric in self._metric_fns.values():
             metric.clear()
@@ -319,6 +343,7 @@ class Model:
             cb_list.on_eval_begin(run_context)
             cb_list.on_eval_epoch_begin(run_context)
             steps = 0
+            last_outputs = None
             for batch in _batches(dataset):
                 cb_params.eval_dataset_element = batch
                 cb_list.on_eval_step_begin(run_context)
@@ -326,13 +351,17 @@ class Model:
                 steps += 1
                 cb_params.cur_step_num = steps
                 cb_params.net_outputs = outputs
-                self._update_metrics(outputs)
                 cb_list.on_eval_step_end(run_context)
+                self._update_metrics(outputs)
+                last_outputs = outputs
                 bar.step()
             if steps == 0:
                 raise ValueError("valid_dataset yielded no batches to evaluate")
             results = {name: _plain_number(metric.eval()) for name, metric in self._metric_fns.items()}
             cb_params.metrics = results
+            if train_params is not None:
+                # As MindSpore 2.10: 'eval_loss' is the loss of the last evaluated batch.
+                train_params.eval_results = dict(results, eval_loss=_eval_loss(last_outputs, self._eval_indexes))
             cb_list.on_eval_epoch_end(run_context)
             cb_list.on_eval_end(run_context)
             bar.finish(results)
@@ -467,10 +496,34 @@ def _losses_to_host(losses):
     return np.asarray(host, dtype=np.float64).tolist()
 
 
+# MindSpore's own callbacks: during fit's evaluation only TimeMonitor of them runs (and the user's own).
+_INTERNAL_CALLBACKS = ("Callback", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "FlopsUtilizationCollector",
+                       "SummaryCollector", "CheckpointConfig", "RunContext", "LearningRateScheduler",
+                       "SummaryLandscape", "History", "LambdaCallback", "ReduceLROnPlateau", "EarlyStopping",
+                       "OnRequestExit", "BackupAndRestore", "TrainFaultTolerance")
+
+
+def _fit_eval_callbacks(cb_list):
+    return [cb for cb in cb_list.callbacks
+            if type(cb).__name__ not in _INTERNAL_CALLBACKS or type(cb).__name__ == "TimeMonitor"]
+
+
+def _eval_loss(outputs, indexes):
+    if isinstance(outputs, Tensor):
+        outputs = (outputs,)
+    if not outputs:
+        return None
+    loss = outputs[indexes[0]] if indexes is not None else outputs[0]
+    if not isinstance(loss, Tensor):
+        return loss
+    return float(np.mean(loss.asnumpy()))
+
+
 def _due(epoch_number, last_epoch, frequency):
+    """As MindSpore: every ``frequency``-th epoch (or the listed epochs); the last epoch is not special."""
     if isinstance(frequency, list):
-        return epoch_number in frequency or epoch_number == last_epoch
-    return epoch_number % frequency == 0 or epoch_number == last_epoch
+        return epoch_number in frequency
+    return epoch_number % frequency == 0
 
 
 def _plain_number(value):

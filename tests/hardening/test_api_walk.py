@@ -900,6 +900,28 @@ BUILD.update({
     "ops.FFTWithSize": lambda: ops.FFTWithSize(1, False, True),
 })
 
+# issue 17, amp / train (mixed precision, callbacks, checkpoint utilities): valid examples.
+def _st_file():
+    path = os.path.join(TMP, "net.safetensors")
+    if not os.path.exists(path):
+        ms.save_checkpoint(Net(), path, format="safetensors")
+    return path
+
+
+EXAMPLES.update({
+    "ms.ckpt_to_safetensors": {"file_path": ckpt_file, "save_path": lambda: os.path.join(TMP, "converted")},
+    "ms.safetensors_to_ckpt": {"file_path": _st_file, "save_path": lambda: os.path.join(TMP, "converted")},
+    "ms.load_checkpoint_async": {"ckpt_file_name": ckpt_file},
+    "ms.merge_sliced_parameter": {"sliced_parameters": lambda: [ms.Parameter(F(1, 3), name="w"),
+                                                                ms.Parameter(F(2, 3), name="w")]},
+    "ms.BackupAndRestore": {"backup_dir": lambda: os.path.join(TMP, "backup")},
+    "ms.RunContext": {"original_args": lambda: {"cur_step_num": 1}},
+    "ms.LearningRateScheduler": {"learning_rate_function": lambda: (lambda lr, step: lr)},
+    "ms.build_train_network": {"network": lambda: nn.Dense(3, 2),
+                               "optimizer": lambda: nn.SGD(nn.Dense(3, 2).trainable_params()),
+                               "loss_fn": lambda: nn.MSELoss()},
+})
+
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {
     "Tensor.__getitem__": (IndexError,), "Tensor.__setitem__": (IndexError,),  # MindSpore: index out of range

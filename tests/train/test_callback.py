@@ -35,13 +35,13 @@ def test_run_context_needs_a_dict_and_records_stop_requests():
 
 
 def test_lambda_callback_checks_its_stages():
-    with pytest.raises(ValueError, match="unknown stages"):
+    with pytest.raises(TypeError, match="on_step"):
         LambdaCallback(on_step=lambda ctx: None)
     with pytest.raises(TypeError, match="callable"):
         LambdaCallback(on_train_end=3)
 
 
-@pytest.mark.parametrize("make", [lambda: LossMonitor(-1), lambda: LossMonitor(1.5), lambda: TimeMonitor(0)])
+@pytest.mark.parametrize("make", [lambda: LossMonitor(-1), lambda: TimeMonitor(0)])
 def test_monitors_reject_bad_arguments(make):
     with pytest.raises(ValueError):
         make()
