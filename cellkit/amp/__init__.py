@@ -23,8 +23,8 @@ from ..graph import jit, jit_class, mutable  # noqa: F401
 from ..parameter import Parameter  # noqa: F401
 from ..tensor import Tensor  # noqa: F401
 from ..train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
-from .loss_scaler import AllFinite  # noqa: F401  (the primitive all_finite runs)
-from .loss_scaler import DynamicLossScaler, LossScaler, StaticLossScaler, all_finite
+# AllFinite: the primitive all_finite runs (in mindspore.amp's namespace too)
+from .loss_scaler import AllFinite, DynamicLossScaler, LossScaler, StaticLossScaler, all_finite  # noqa: F401
 from .mixed_precision import (auto_mixed_precision, build_train_network, custom_mixed_precision, get_black_list,
                               get_white_list)
 
