@@ -20,6 +20,7 @@ from __future__ import absolute_import
 from abc import ABC, abstractmethod  # noqa: F401
 
 from ..graph import jit, jit_class, mutable  # noqa: F401
+from ..ops import constexpr  # noqa: F401
 from ..parameter import Parameter  # noqa: F401
 from ..tensor import Tensor  # noqa: F401
 from ..train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager

@@ -25,7 +25,7 @@ from .loss import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 from .nn_ops import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
-from .primitive import Primitive, PrimitiveWithInfer, prim_attr_register  # noqa: F401
+from .primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_attr_register  # noqa: F401
 from .primitives import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .reduce import *  # noqa: F401,F403

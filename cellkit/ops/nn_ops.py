@@ -525,6 +525,8 @@ def dense(input, weight, bias=None):
     vector_w = W.ndim == 1
     W2 = x.reshape(W, (1, W.shape[0])) if vector_w else W
     out = x.matmul(X, x.matrix_transpose(W2))
+    if out.dtype != X.dtype:  # NumPy computes bfloat16 products in float32
+        out = x.astype(out, X.dtype)
     bt = None
     if bias is not None:
         bt = tensor_arg(bias, "bias", op)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from .. import autograd as _ag
 from .. import recompute as _rc
 
-__all__ = ["Primitive", "PrimitiveWithInfer", "prim_attr_register"]
+__all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr"]
 
 
 class Primitive:
@@ -94,6 +94,92 @@ class Primitive:
 
 
 PrimitiveWithInfer = Primitive
+
+
+class PrimitiveWithCheck(Primitive):
+    """A Primitive that checks its inputs before it runs.
+
+    A subclass writes ``__call__`` and either ``__check__(*args)`` or ``check_shape(*shapes)`` /
+    ``check_dtype(*dtypes)`` (a Tensor argument gives its shape as a list and its dtype; any other
+    argument gives ``[]`` and its Python type).  The check runs before every call and raises what
+    the subclass raises.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> class Square(ops.PrimitiveWithCheck):
+    ...     def check_dtype(self, x_dtype):
+    ...         if x_dtype != ms.float32:
+    ...             raise TypeError(f"For 'Square', 'x' must be Float32, but got {x_dtype}")
+    ...     def __call__(self, x):
+    ...         return x * x
+    >>> print(Square()(ms.Tensor([3.0])))
+    [9.]
+    >>> Square()(ms.Tensor([3]))
+    Traceback (most recent call last):
+    ...
+    TypeError: For 'Square', 'x' must be Float32, but got Int64
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is not None and not getattr(call, "_checks_first", False):
+            def checked_call(self, *args, _call=call):
+                self._check_inputs(args)
+                return _call(self, *args)
+
+            checked_call._checks_first = True
+            checked_call.__doc__ = call.__doc__
+            cls.__call__ = checked_call
+
+    def _check_inputs(self, args):
+        if type(self).__check__ is not PrimitiveWithCheck.__check__:
+            self.__check__(*args)
+            return
+        shapes = [list(a.shape) if hasattr(a, "shape") and hasattr(a, "dtype") else [] for a in args]
+        dtypes = [a.dtype if hasattr(a, "shape") and hasattr(a, "dtype") else type(a) for a in args]
+        self.check_shape(*shapes)
+        self.check_dtype(*dtypes)
+
+    def __check__(self, *args):
+        """Check every input at once (overrides ``check_shape`` / ``check_dtype``)."""
+
+    def check_shape(self, *shapes):
+        """Check the inputs' shapes; raise to refuse them."""
+
+    def check_dtype(self, *dtypes):
+        """Check the inputs' dtypes; raise to refuse them."""
+
+
+def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
+    """Make ``fn`` an op whose value is computed from constant (Python) inputs.
+
+    MindSpore's graph compiler folds such an op into a constant; in cellkit, where graphs are
+    traced from Python, calling it simply calls ``fn``.  ``@constexpr`` gives a Primitive instance
+    (``get_instance=False``: its class), named ``name`` or ``fn``'s name.
+
+    >>> from cellkit import ops
+    >>> @ops.constexpr
+    ... def area(shape):
+    ...     return shape[0] * shape[1]
+    >>> area((3, 4)), area
+    (12, Prim[area])
+    """
+    def decorator(function):
+        op_name = name or function.__name__
+
+        class ProxyOp(PrimitiveWithInfer):
+            __doc__ = function.__doc__
+
+            def __init__(self):
+                super().__init__(op_name)
+
+            def __call__(self, *args, **kwargs):
+                return function(*args, **kwargs)
+
+        return ProxyOp() if get_instance else ProxyOp
+
+    return decorator(fn) if fn is not None else decorator
 
 _variants = {}
 

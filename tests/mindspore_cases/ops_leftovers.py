@@ -120,3 +120,29 @@ def get_grad_picks_a_parameter_gradient(ms, ops, nn, np):
 def broadcast_from_rank_zero(ms, ops, nn, np):
     x = _t(ms, np, [1.0, 2.0])
     return ops.broadcast(x, 0), x
+
+
+@case
+def constexpr_decorator(ms, ops, nn, np):
+    @ops.constexpr
+    def area(shape):
+        return shape[0] * shape[1]
+
+    square_class = ops.constexpr(get_instance=False)(lambda n: n * n)
+    return area((3, 4)), square_class()(5), isinstance(area, ops.Primitive)
+
+
+@case
+def primitive_with_check_subclass_runs(ms, ops, nn, np):
+    class Square(ops.PrimitiveWithCheck):
+        def __init__(self):
+            super().__init__("Square")
+
+        def check_dtype(self, x_dtype):
+            if x_dtype != ms.float32:
+                raise TypeError(f"For 'Square', 'x' must be Float32, but got {x_dtype}")
+
+        def __call__(self, x):
+            return x * x
+
+    return Square()(_t(ms, np, [3.0, -2.0])), isinstance(Square(), ops.Primitive)
