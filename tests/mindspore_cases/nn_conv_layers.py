@@ -1,0 +1,329 @@
+"""Convolution, pooling, padding, resampling, normalisation and image-metric Cells of
+``mindspore.nn`` as MindSpore 2.10 runs them (PyNative, CPU).
+
+A layer case builds the Cell, gives every Parameter fixed values (through ``set_data``), runs it
+on a fixed input, and returns the output, the gradients of ``sum(output * probe)`` with respect
+to the inputs and to the trainable Parameters (fixed probe values), the Parameters' names and
+shapes, and the printed repr where it carries no memory address.  Other cases record the default
+initialisers' shapes, bad arguments (which must raise), and the names and values of a small
+``Conv3d`` network's checkpoint as ``save_checkpoint`` wrote it.
+"""
+from . import CaseList
+
+CASES = CaseList()
+case = CASES.case
+
+
+def _named(fn, name):
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+def _values(np, shape, offset=0.0, scale=0.5):
+    """Fixed, distinct, smooth values of ``shape`` (float32): no ties for max-pooling."""
+    size = int(np.prod(shape)) if shape else 1
+    k = np.arange(size, dtype=np.float64)
+    v = np.sin(k * 0.731 + 0.3 + offset) * scale + k * 1e-3
+    return v.reshape(shape).astype(np.float32)
+
+
+def _input(ms, np, shape, offset=0.0, scale=1.0):
+    return ms.Tensor(_values(np, shape, offset, scale))
+
+
+def _fix_params(ms, np, net):
+    for i, p in enumerate(net.get_parameters()):
+        if "Float" in str(p.dtype):
+            values = _values(np, tuple(p.shape), offset=1.0 + i, scale=0.4)
+            if "variance" in p.name:  # a running variance must stay positive
+                values = np.abs(values) + 0.5
+            p.set_data(ms.Tensor(values))
+
+
+def _probe_sum(ms, np, out):
+    outs = out if isinstance(out, tuple) else (out,)
+    total = None
+    for j, t in enumerate(outs):
+        if "Float" not in str(t.dtype):
+            continue
+        probe = ms.Tensor(np.cos(np.arange(t.size, dtype=np.float64) * 0.37 + 0.1 + j).reshape(t.shape)
+                          .astype(np.float32))
+        term = (t * probe).sum()
+        total = term if total is None else total + term
+    return total
+
+
+def _layer(ms, np, net, inputs, grad_inputs=True, repr_text=True, fix=True, train=False):
+    """Output, input gradients, Parameter gradients, Parameter names/shapes (and the repr) of ``net``."""
+    if fix:
+        _fix_params(ms, np, net)
+    net.set_train(train)
+    out = net(*inputs)
+    weights = [p for p in net.trainable_params()]
+    result = {"out": out, "params": [(p.name, tuple(p.shape)) for p in net.get_parameters()]}
+    if repr_text:
+        result["repr"] = repr(net)
+    positions = tuple(range(len(inputs))) if grad_inputs else None
+
+    def objective(*xs):
+        return _probe_sum(ms, np, net(*xs))
+
+    if positions is None and not weights:
+        return result
+    grads = ms.grad(objective, grad_position=positions, weights=weights or None)(*inputs)
+    result["grads"] = grads
+    if fix:
+        # the Parameters after the run (BatchNorm's running statistics move in training)
+        result["after"] = [ms.Tensor(p.asnumpy()) for p in net.get_parameters()]
+    return result
+
+
+def _layer_case(name, build, shapes, grad_inputs=True, repr_text=True, train=False, **hints):
+    def run(ms, ops, nn, np):
+        net = build(ms, nn, np)
+        inputs = [_input(ms, np, s, offset=0.5 * i) for i, s in enumerate(shapes)]
+        return _layer(ms, np, net, inputs, grad_inputs=grad_inputs, repr_text=repr_text, train=train)
+    case(_named(run, name), **hints)
+
+
+def _raise_case(name, make):
+    def run(ms, ops, nn, np):
+        return make(ms, nn, np)
+    case(_named(run, name))
+
+
+def _init_case(name, build):
+    """Default initialisers: the Parameters' names, shapes and dtypes (their values are random)."""
+    def run(ms, ops, nn, np):
+        net = build(ms, nn)
+        return [(p.name, tuple(p.shape), str(p.dtype), p.requires_grad) for p in net.get_parameters()]
+    case(_named(run, name))
+
+
+# ---------------------------------------------------------------- convolutions
+_layer_case("conv3d_same", lambda ms, nn, np: nn.Conv3d(2, 4, 3, weight_init="ones"), [(1, 2, 3, 4, 3)],
+            rtol=1e-4, atol=1e-5)
+_layer_case("conv3d_pad_bias_group", lambda ms, nn, np: nn.Conv3d(
+    2, 4, (2, 3, 2), stride=(1, 2, 1), pad_mode="pad", padding=(1, 0, 1, 1, 0, 1), dilation=(1, 1, 2), group=2,
+    has_bias=True, weight_init="ones", bias_init="zeros"), [(2, 2, 3, 5, 4)], rtol=1e-4, atol=1e-5)
+_layer_case("conv3d_valid_stride", lambda ms, nn, np: nn.Conv3d(
+    3, 2, 2, stride=2, pad_mode="valid", has_bias=True, weight_init="ones", bias_init="zeros"),
+    [(1, 3, 4, 5, 4)], rtol=1e-4, atol=1e-5)
+_layer_case("conv3d_transpose_same", lambda ms, nn, np: nn.Conv3dTranspose(
+    2, 3, 3, stride=2, weight_init="ones"), [(1, 2, 2, 3, 2)], rtol=1e-4, atol=1e-5)
+_layer_case("conv3d_transpose_pad_outpad_bias", lambda ms, nn, np: nn.Conv3dTranspose(
+    2, 4, (2, 3, 3), stride=(2, 2, 1), pad_mode="pad", padding=(1, 1, 0, 1, 1, 0), output_padding=(1, 1, 0),
+    group=2, has_bias=True, weight_init="ones", bias_init="zeros"), [(1, 2, 2, 3, 3)], rtol=1e-4, atol=1e-5)
+_layer_case("conv3d_transpose_valid", lambda ms, nn, np: nn.Conv3dTranspose(
+    1, 2, 2, stride=1, pad_mode="valid", dilation=(1, 2, 2), weight_init="ones"), [(2, 1, 2, 2, 3)], rtol=1e-4, atol=1e-5)
+_layer_case("conv2d_transpose_same", lambda ms, nn, np: nn.Conv2dTranspose(
+    2, 3, 3, stride=2, weight_init="ones"), [(2, 2, 3, 4)], rtol=1e-4, atol=1e-5)
+_layer_case("conv2d_transpose_valid_bias", lambda ms, nn, np: nn.Conv2dTranspose(
+    2, 4, (2, 3), stride=(1, 2), pad_mode="valid", group=2, has_bias=True, weight_init="ones",
+    bias_init="zeros"), [(1, 2, 3, 3)], rtol=1e-4, atol=1e-5)
+_layer_case("conv2d_transpose_pad_outpad", lambda ms, nn, np: nn.Conv2dTranspose(
+    1, 2, 3, stride=2, pad_mode="pad", padding=(1, 0, 1, 1), output_padding=1, weight_init="ones"),
+    [(1, 1, 3, 3)], rtol=1e-4, atol=1e-5)
+_layer_case("conv2d_transpose_pad_dilation", lambda ms, nn, np: nn.Conv2dTranspose(
+    2, 2, 2, stride=1, pad_mode="pad", padding=1, dilation=2, output_padding=(1, 0), weight_init="ones"),
+    [(1, 2, 3, 4)], rtol=1e-4, atol=1e-5)
+_layer_case("conv1d_transpose_same", lambda ms, nn, np: nn.Conv1dTranspose(
+    2, 3, 3, stride=2, weight_init="ones"), [(2, 2, 5)], rtol=1e-4, atol=1e-5)
+_layer_case("conv1d_transpose_pad_bias", lambda ms, nn, np: nn.Conv1dTranspose(
+    2, 2, 4, stride=3, pad_mode="pad", padding=1, has_bias=True, weight_init="ones", bias_init="zeros"),
+    [(1, 2, 4)], rtol=1e-4, atol=1e-5)
+_layer_case("conv1d_transpose_valid_dilation", lambda ms, nn, np: nn.Conv1dTranspose(
+    2, 4, 2, pad_mode="valid", dilation=3, group=2, weight_init="ones"), [(1, 2, 3)], rtol=1e-4, atol=1e-5)
+_layer_case("conv2d_bn_act", lambda ms, nn, np: nn.Conv2dBnAct(
+    2, 3, 3, has_bn=True, activation="relu", has_bias=True), [(2, 2, 4, 4)], rtol=1e-4, atol=1e-5)
+_layer_case("conv2d_bn_act_train", lambda ms, nn, np: nn.Conv2dBnAct(
+    1, 2, 2, pad_mode="valid", has_bn=True, activation="sigmoid"), [(3, 1, 3, 3)], train=True, rtol=1e-4,
+    atol=1e-5)
+_layer_case("conv2d_bn_act_plain", lambda ms, nn, np: nn.Conv2dBnAct(2, 2, 1), [(1, 2, 2, 2)])
+_layer_case("dense_bn_act", lambda ms, nn, np: nn.DenseBnAct(3, 4, has_bn=True, activation="tanh"), [(2, 3)],
+            rtol=1e-4, atol=1e-5)
+_layer_case("dense_bn_act_train", lambda ms, nn, np: nn.DenseBnAct(3, 2, has_bn=True, activation="relu",
+                                                                  momentum=0.5), [(4, 3)], train=True,
+            rtol=1e-4, atol=1e-5)
+_layer_case("dense_bn_act_nobias", lambda ms, nn, np: nn.DenseBnAct(3, 2, has_bias=False), [(2, 3)])
+
+_init_case("init_conv3d", lambda ms, nn: nn.Conv3d(4, 6, (1, 2, 3), group=2, has_bias=True))
+_init_case("init_conv3d_transpose", lambda ms, nn: nn.Conv3dTranspose(4, 6, 2, group=2, has_bias=True))
+_init_case("init_conv2d_transpose", lambda ms, nn: nn.Conv2dTranspose(3, 5, (2, 3), has_bias=True))
+_init_case("init_conv1d_transpose", lambda ms, nn: nn.Conv1dTranspose(3, 6, 4, group=3, has_bias=True))
+_init_case("init_conv2d_bn_act", lambda ms, nn: nn.Conv2dBnAct(3, 4, 3, has_bn=True, has_bias=True))
+_init_case("init_dense_bn_act", lambda ms, nn: nn.DenseBnAct(3, 4, has_bn=True))
+
+
+def _conv_default_bias_bounds(ms, ops, nn, np):
+    """The default bias is uniform in +-1/sqrt(fan_in): every value lies inside the bound."""
+    out = []
+    for net, fan_in in ((nn.Conv3d(2, 64, 3, has_bias=True), 2 * 27),
+                        (nn.Conv3dTranspose(2, 64, 3, has_bias=True), 32 * 27),
+                        (nn.Conv2dTranspose(4, 64, 3, has_bias=True), 64 * 9),
+                        (nn.Conv1dTranspose(4, 64, 3, has_bias=True), 64 * 3)):
+        b = net.bias.asnumpy()
+        out.append(bool(np.all(np.abs(b) <= 1 / np.sqrt(fan_in) + 1e-7)))
+    return out
+
+
+case(_conv_default_bias_bounds)
+
+_raise_case("bad_conv3d_group", lambda ms, nn, np: nn.Conv3d(3, 4, 3, group=2))
+_raise_case("bad_conv3d_kernel_len", lambda ms, nn, np: nn.Conv3d(2, 4, (3, 3)))
+_raise_case("bad_conv3d_kernel_zero", lambda ms, nn, np: nn.Conv3d(2, 4, 0))
+_raise_case("bad_conv3d_padding_len", lambda ms, nn, np: nn.Conv3d(2, 4, 3, pad_mode="pad", padding=(1, 1, 1)))
+_raise_case("bad_conv3d_pad_mode", lambda ms, nn, np: nn.Conv3d(2, 4, 3, pad_mode="full"))
+_raise_case("bad_conv3d_has_bias", lambda ms, nn, np: nn.Conv3d(2, 4, 3, has_bias=1))
+_raise_case("bad_conv3d_input_rank", lambda ms, nn, np: nn.Conv3d(2, 4, 3)(ms.Tensor(np.ones((1, 2, 4, 4),
+                                                                                         np.float32))))
+_raise_case("bad_conv3d_transpose_depth_dilation", lambda ms, nn, np: nn.Conv3dTranspose(1, 2, 2, dilation=2))
+_raise_case("bad_conv3d_transpose_channels", lambda ms, nn, np: nn.Conv3dTranspose(0, 4, 3))
+_raise_case("bad_conv2d_transpose_padding", lambda ms, nn, np: nn.Conv2dTranspose(2, 4, 3, padding=(1, 1)))
+_raise_case("bad_conv2d_transpose_padding_type", lambda ms, nn, np: nn.Conv2dTranspose(2, 4, 3, padding=1.0))
+_raise_case("bad_conv2d_transpose_output_padding", lambda ms, nn, np: nn.Conv2dTranspose(
+    2, 4, 3, stride=2, pad_mode="pad", output_padding=2)(ms.Tensor(np.ones((1, 2, 3, 3), np.float32))))
+_raise_case("bad_conv2d_transpose_output_padding_mode", lambda ms, nn, np: nn.Conv2dTranspose(
+    2, 4, 3, stride=2, output_padding=1)(ms.Tensor(np.ones((1, 2, 3, 3), np.float32))))
+_raise_case("bad_conv1d_transpose_kernel_tuple", lambda ms, nn, np: nn.Conv1dTranspose(2, 4, (3,)))
+_raise_case("bad_conv1d_transpose_padding", lambda ms, nn, np: nn.Conv1dTranspose(2, 4, 3, padding=-1))
+_raise_case("bad_conv1d_transpose_input_rank", lambda ms, nn, np: nn.Conv1dTranspose(2, 4, 3)(
+    ms.Tensor(np.ones((1, 2, 3, 3), np.float32))))
+_raise_case("bad_conv2d_bn_act_has_bn", lambda ms, nn, np: nn.Conv2dBnAct(2, 4, 3, has_bn=1))
+_raise_case("bad_dense_bn_act_activation", lambda ms, nn, np: nn.DenseBnAct(2, 4, activation=3))
+_raise_case("bad_dense_bn_act_activation_name", lambda ms, nn, np: nn.DenseBnAct(2, 4, activation="nonesuch"))
+
+
+def conv3d_checkpoint(ms, ops, nn, np):
+    """A small Conv3d network saved by ``save_checkpoint``: the names, shapes and values read back."""
+    import os
+    import tempfile
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv3d(1, 2, 2, pad_mode="valid", has_bias=True)
+            self.bn = nn.BatchNorm3d(2)
+            self.conv2 = nn.Conv3dTranspose(2, 1, 2, stride=2, pad_mode="valid")
+
+        def construct(self, x):
+            return self.conv2(self.bn(self.conv1(x)))
+
+    net = Net()
+    _fix_params(ms, np, net)
+    x = _input(ms, np, (1, 1, 3, 3, 3))
+    out = net(x)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "conv3d.ckpt")
+        ms.save_checkpoint(net, path)
+        loaded = ms.load_checkpoint(path)
+        fresh = Net()
+        not_loaded = ms.load_param_into_net(fresh, loaded)
+        again = fresh(x)
+    return {"names": list(loaded), "values": [loaded[k] for k in loaded], "out": out, "reloaded": again,
+            "not_loaded": list(not_loaded[0]) if isinstance(not_loaded, tuple) else list(not_loaded)}
+
+
+case(conv3d_checkpoint, rtol=1e-4, atol=1e-5)
+
+
+# ---------------------------------------------------------------- normalisation
+_layer_case("batchnorm3d_infer", lambda ms, nn, np: nn.BatchNorm3d(3), [(2, 3, 2, 3, 2)], rtol=1e-4, atol=1e-5)
+_layer_case("batchnorm3d_train", lambda ms, nn, np: nn.BatchNorm3d(2, momentum=0.8), [(2, 2, 2, 2, 3)],
+            train=True, rtol=1e-4, atol=1e-5)
+_layer_case("batchnorm3d_batch_stats", lambda ms, nn, np: nn.BatchNorm3d(2, affine=False, use_batch_statistics=True),
+            [(3, 2, 1, 2, 2)], rtol=1e-4, atol=1e-5)
+_layer_case("syncbatchnorm_infer_2d", lambda ms, nn, np: nn.SyncBatchNorm(3), [(4, 3)], rtol=1e-4, atol=1e-5)
+_layer_case("syncbatchnorm_train_4d", lambda ms, nn, np: nn.SyncBatchNorm(2, process_groups=[[0]]),
+            [(2, 2, 3, 2)], train=True, rtol=1e-4, atol=1e-5)
+_layer_case("groupnorm", lambda ms, nn, np: nn.GroupNorm(2, 4), [(2, 4, 3, 2)], rtol=1e-4, atol=1e-5)
+_layer_case("groupnorm_3d_eps", lambda ms, nn, np: nn.GroupNorm(3, 6, eps=0.1), [(2, 6, 2)], rtol=1e-4, atol=1e-5)
+_layer_case("groupnorm_no_affine", lambda ms, nn, np: nn.GroupNorm(1, 2, affine=False), [(1, 2, 2, 2, 2)],
+            rtol=1e-4, atol=1e-5)
+_layer_case("lrn_default", lambda ms, nn, np: nn.LRN(), [(1, 6, 2, 3)], rtol=1e-4, atol=1e-5)
+_layer_case("lrn_args", lambda ms, nn, np: nn.LRN(depth_radius=1, bias=2.0, alpha=0.5, beta=0.75),
+            [(2, 4, 2, 2)], rtol=1e-4, atol=1e-5)
+_layer_case("layernorm_axes", lambda ms, nn, np: nn.LayerNorm((3, 4), begin_norm_axis=1, begin_params_axis=2,
+                                                              epsilon=1e-3), [(2, 2, 3, 4)], repr_text=False,
+            rtol=1e-4, atol=1e-5)
+_layer_case("layernorm_default", lambda ms, nn, np: nn.LayerNorm((4,)), [(3, 4)], repr_text=False, rtol=1e-4,
+            atol=1e-5)
+
+
+def layernorm_repr(ms, ops, nn, np):
+    return repr(nn.LayerNorm((2,)))
+
+
+case(layernorm_repr, mindspore_wrong=True,
+     expected=lambda np: ("LayerNorm(normalized_shape=(2,), begin_norm_axis=-1, begin_params_axis=-1, "
+                          "gamma=Parameter (name=gamma, shape=(2,), dtype=Float32, requires_grad=True), "
+                          "beta=Parameter (name=beta, shape=(2,), dtype=Float32, requires_grad=True))"),
+     note="MindSpore 2.10's LayerNorm.extend_repr prints 'gammaParameter (...)': the '=' is missing.")
+
+_init_case("init_batchnorm3d", lambda ms, nn: nn.BatchNorm3d(3, affine=False))
+_init_case("init_syncbatchnorm", lambda ms, nn: nn.SyncBatchNorm(3))
+_init_case("init_groupnorm", lambda ms, nn: nn.GroupNorm(2, 6, affine=False))
+_init_case("init_instancenorm2d", lambda ms, nn: nn.InstanceNorm2d(3, affine=False))
+_init_case("init_layernorm", lambda ms, nn: nn.LayerNorm((2, 3), gamma_init="zeros", beta_init="ones"))
+
+
+def _instance_norm_expected(shape, rank_axes):
+    """Instance normalization with the case's fixed gamma / beta, in NumPy."""
+    def expected(np):
+        x = _values(np, shape, 0.0, 1.0).astype(np.float64)
+        c = shape[1]
+        # get_parameters order: mean, variance, gamma, beta
+        gamma = _values(np, (c,), offset=1.0 + 2, scale=0.4).astype(np.float64)
+        beta = _values(np, (c,), offset=1.0 + 3, scale=0.4).astype(np.float64)
+        axes = tuple(range(2, len(shape)))
+        mean = x.mean(axis=axes, keepdims=True)
+        var = x.var(axis=axes, keepdims=True)
+        bshape = (1, c) + (1,) * (len(shape) - 2)
+        return ((x - mean) / np.sqrt(var + 1e-5) * gamma.reshape(bshape) + beta.reshape(bshape)).astype(np.float32)
+    return expected
+
+
+def _instance_case(name, cls_name, shape):
+    def run(ms, ops, nn, np):
+        net = getattr(nn, cls_name)(shape[1])
+        _fix_params(ms, np, net)
+        return net(_input(ms, np, shape))
+    case(_named(run, name), mindspore_wrong=True, expected=_instance_norm_expected(shape, None), rtol=1e-4,
+         atol=1e-5, note="MindSpore 2.10 has no CPU kernel for InstanceNorm (it raises RuntimeError 'Unsupported "
+                         "op [InstanceNorm] on CPU'); compared with the NumPy definition.")
+
+
+_instance_case("instancenorm1d", "InstanceNorm1d", (2, 3, 4))
+_instance_case("instancenorm2d", "InstanceNorm2d", (2, 2, 3, 2))
+_instance_case("instancenorm3d", "InstanceNorm3d", (1, 2, 2, 2, 3))
+
+
+def instancenorm_repr(ms, ops, nn, np):
+    return [repr(nn.InstanceNorm1d(2)), repr(nn.InstanceNorm3d(3, eps=1e-3, momentum=0.5))]
+
+
+case(instancenorm_repr)
+
+_raise_case("bad_batchnorm3d_rank", lambda ms, nn, np: nn.BatchNorm3d(2)(ms.Tensor(np.ones((2, 2, 2, 2),
+                                                                                            np.float32))))
+_raise_case("bad_batchnorm3d_features", lambda ms, nn, np: nn.BatchNorm3d(0))
+_raise_case("bad_batchnorm3d_momentum", lambda ms, nn, np: nn.BatchNorm3d(2, momentum=1.5))
+_raise_case("bad_syncbatchnorm_rank", lambda ms, nn, np: nn.SyncBatchNorm(2)(ms.Tensor(np.ones((2, 2, 2),
+                                                                                               np.float32))))
+_raise_case("bad_syncbatchnorm_groups_rank", lambda ms, nn, np: nn.SyncBatchNorm(2, process_groups=[[0, 1]]))
+_raise_case("bad_syncbatchnorm_groups_type", lambda ms, nn, np: nn.SyncBatchNorm(2, process_groups=(0,)))
+_raise_case("bad_groupnorm_divisible", lambda ms, nn, np: nn.GroupNorm(3, 4))
+_raise_case("bad_groupnorm_eps_int", lambda ms, nn, np: nn.GroupNorm(2, 4, eps=1))
+_raise_case("bad_groupnorm_groups", lambda ms, nn, np: nn.GroupNorm(0, 4))
+_raise_case("bad_groupnorm_affine", lambda ms, nn, np: nn.GroupNorm(2, 4, affine=1))
+_raise_case("bad_groupnorm_channels_input", lambda ms, nn, np: nn.GroupNorm(2, 4)(ms.Tensor(np.ones((2, 6, 2),
+                                                                                                   np.float32))))
+_raise_case("bad_instancenorm_eps", lambda ms, nn, np: nn.InstanceNorm2d(2, eps=1))
+_raise_case("bad_instancenorm_momentum", lambda ms, nn, np: nn.InstanceNorm2d(2, momentum=2.0))
+_raise_case("bad_instancenorm_features", lambda ms, nn, np: nn.InstanceNorm1d(0))
+_raise_case("bad_instancenorm_gamma_init", lambda ms, nn, np: nn.InstanceNorm1d(2, gamma_init=[1.0, 2.0]))
+_raise_case("bad_lrn_radius", lambda ms, nn, np: nn.LRN(depth_radius=1.5))
+_raise_case("bad_lrn_region", lambda ms, nn, np: nn.LRN(norm_region="WITHIN_CHANNEL"))
+_raise_case("bad_lrn_alpha", lambda ms, nn, np: nn.LRN(alpha=1))
+_raise_case("bad_layernorm_shape_type", lambda ms, nn, np: nn.LayerNorm(3))
+_raise_case("bad_layernorm_input", lambda ms, nn, np: nn.LayerNorm((3,))(ms.Tensor(np.ones((2, 4), np.float32))))
