@@ -327,3 +327,144 @@ _raise_case("bad_lrn_region", lambda ms, nn, np: nn.LRN(norm_region="WITHIN_CHAN
 _raise_case("bad_lrn_alpha", lambda ms, nn, np: nn.LRN(alpha=1))
 _raise_case("bad_layernorm_shape_type", lambda ms, nn, np: nn.LayerNorm(3))
 _raise_case("bad_layernorm_input", lambda ms, nn, np: nn.LayerNorm((3,))(ms.Tensor(np.ones((2, 4), np.float32))))
+
+
+# ---------------------------------------------------------------- pooling
+_layer_case("maxpool1d_valid", lambda ms, nn, np: nn.MaxPool1d(3, 2), [(2, 3, 7)])
+_layer_case("maxpool1d_same", lambda ms, nn, np: nn.MaxPool1d(2, 2, pad_mode="same"), [(1, 2, 5)])
+_layer_case("maxpool1d_pad_indices", lambda ms, nn, np: nn.MaxPool1d(
+    3, 2, pad_mode="pad", padding=1, dilation=1, return_indices=True, ceil_mode=True), [(2, 2, 6)])
+_layer_case("maxpool1d_pad_unbatched", lambda ms, nn, np: nn.MaxPool1d(2, 1, pad_mode="pad", padding=(1,),
+                                                                       dilation=(2,)), [(3, 5)])
+_layer_case("maxpool1d_unbatched", lambda ms, nn, np: nn.MaxPool1d(2, 2), [(3, 6)])
+_layer_case("maxpool3d_valid", lambda ms, nn, np: nn.MaxPool3d(2, 2), [(1, 2, 4, 4, 5)])
+_layer_case("maxpool3d_same_ceil", lambda ms, nn, np: nn.MaxPool3d((2, 3, 2), (2, 2, 1), pad_mode="same"),
+            [(1, 1, 3, 5, 3)])
+_layer_case("maxpool3d_pad_ceil", lambda ms, nn, np: nn.MaxPool3d(3, 2, pad_mode="pad", padding=1, ceil_mode=True),
+            [(1, 2, 4, 5, 4)])
+_layer_case("maxpool3d_pad_indices", lambda ms, nn, np: nn.MaxPool3d(
+    2, 2, pad_mode="pad", padding=(0, 1, 1), dilation=(1, 1, 2), return_indices=True), [(1, 1, 3, 4, 5)])
+_layer_case("maxpool3d_unbatched", lambda ms, nn, np: nn.MaxPool3d(2, 1), [(2, 3, 3, 3)])
+_layer_case("avgpool1d_valid", lambda ms, nn, np: nn.AvgPool1d(3, 2), [(2, 2, 7)])
+_layer_case("avgpool1d_one_window", lambda ms, nn, np: nn.AvgPool1d(4, 3), [(1, 2, 5)])
+_layer_case("avgpool1d_whole", lambda ms, nn, np: nn.AvgPool1d(5, 1), [(1, 2, 5)])
+_layer_case("avgpool1d_same", lambda ms, nn, np: nn.AvgPool1d(3, 2, pad_mode="same"), [(1, 2, 6)])
+_layer_case("avgpool1d_pad", lambda ms, nn, np: nn.AvgPool1d(3, 2, pad_mode="pad", padding=1,
+                                                             count_include_pad=False), [(2, 2, 6)])
+_layer_case("avgpool1d_pad_unbatched", lambda ms, nn, np: nn.AvgPool1d(2, 2, pad_mode="pad", padding=1), [(3, 5)])
+_layer_case("avgpool3d_valid", lambda ms, nn, np: nn.AvgPool3d(2, 2), [(1, 2, 4, 4, 5)])
+_layer_case("avgpool3d_pad_divisor", lambda ms, nn, np: nn.AvgPool3d(
+    (2, 3, 3), (1, 2, 2), pad_mode="pad", padding=(1, 1, 1), divisor_override=5), [(1, 1, 3, 4, 4)])
+_layer_case("avgpool3d_pad_exclude_ceil", lambda ms, nn, np: nn.AvgPool3d(
+    3, 2, pad_mode="pad", padding=1, ceil_mode=True, count_include_pad=False), [(1, 2, 4, 5, 4)])
+_layer_case("avgpool3d_same_unbatched", lambda ms, nn, np: nn.AvgPool3d(2, 2, pad_mode="same"), [(2, 3, 3, 3)])
+_layer_case("adaptive_avgpool1d", lambda ms, nn, np: nn.AdaptiveAvgPool1d(3), [(2, 2, 6)])
+_layer_case("adaptive_maxpool1d", lambda ms, nn, np: nn.AdaptiveMaxPool1d(2), [(2, 3, 6)])
+_layer_case("adaptive_avgpool2d", lambda ms, nn, np: nn.AdaptiveAvgPool2d((2, 3)), [(1, 2, 5, 7)])
+_layer_case("adaptive_avgpool2d_none", lambda ms, nn, np: nn.AdaptiveAvgPool2d((None, 2)), [(2, 3, 5)])
+_layer_case("adaptive_avgpool3d", lambda ms, nn, np: nn.AdaptiveAvgPool3d((2, 2, 3)), [(1, 2, 3, 5, 4)])
+_layer_case("adaptive_avgpool3d_int", lambda ms, nn, np: nn.AdaptiveAvgPool3d(2), [(2, 3, 4, 5)])
+_layer_case("adaptive_maxpool2d", lambda ms, nn, np: nn.AdaptiveMaxPool2d((3, 2)), [(1, 2, 5, 5)])
+_layer_case("adaptive_maxpool2d_indices", lambda ms, nn, np: nn.AdaptiveMaxPool2d(2, return_indices=True),
+            [(2, 5, 4)])
+_layer_case("adaptive_maxpool3d", lambda ms, nn, np: nn.AdaptiveMaxPool3d((1, 2, 2)), [(1, 2, 3, 4, 5)])
+_layer_case("adaptive_maxpool3d_indices", lambda ms, nn, np: nn.AdaptiveMaxPool3d(2, return_indices=True),
+            [(1, 1, 3, 4, 4)])
+_layer_case("lppool1d", lambda ms, nn, np: nn.LPPool1d(2, 3, 2), [(2, 2, 7)], rtol=1e-4, atol=1e-5)
+
+
+def lppool1d_ceil(ms, ops, nn, np):
+    x = ops.relu(_input(ms, np, (3, 5)))
+    return nn.LPPool1d(3.0, 2, ceil_mode=True)(x)
+
+
+def _lppool1d_ceil_expected(np):
+    x = np.maximum(_values(np, (3, 5), 0.0, 1.0).astype(np.float64), 0)
+    windows = [x[:, 0:2], x[:, 2:4], x[:, 4:5]]
+    return np.stack([(w ** 3).sum(axis=1) ** (1 / 3) for w in windows], axis=1).astype(np.float32)
+
+
+case(lppool1d_ceil, mindspore_wrong=True, expected=_lppool1d_ceil_expected, rtol=1e-4, atol=1e-5,
+     note="With ceil_mode, MindSpore 2.10's LPPool1d averages the last, partial window over the elements it covers "
+          "and multiplies by the full kernel size, so that window's power sum counts its elements kernel_size / "
+          "covered times (0.718 instead of 0.570 here); the p-norm of the window is the sum over what it covers.")
+_layer_case("lppool2d", lambda ms, nn, np: nn.LPPool2d(2, (2, 3), (1, 2)), [(1, 2, 4, 5)], rtol=1e-4, atol=1e-5)
+_layer_case("lppool2d_norm1", lambda ms, nn, np: nn.LPPool2d(1, 2), [(2, 1, 4, 4)], rtol=1e-4, atol=1e-5)
+
+
+def _fractional_case(name, cls_name, shape, samples_shape, grad_inputs=True, **kwargs):
+    def run(ms, ops, nn, np):
+        samples = ms.Tensor(np.linspace(0.1, 0.9, int(np.prod(samples_shape))).reshape(samples_shape)
+                            .astype(np.float32))
+        net = getattr(nn, cls_name)(_random_samples=samples, **kwargs)
+        return _layer(ms, np, net, [_input(ms, np, shape)], grad_inputs=grad_inputs)
+    case(_named(run, name))
+
+
+# MindSpore 2.10's CPU backward of FractionalMaxPool2d takes only float16: the 2-D cases record the forward only
+_fractional_case("fractional_maxpool2d_size", "FractionalMaxPool2d", (1, 2, 7, 6), (1, 2, 2), False, kernel_size=2,
+                 output_size=(3, 3))
+_fractional_case("fractional_maxpool2d_ratio_indices", "FractionalMaxPool2d", (2, 1, 8, 8), (2, 1, 2), False,
+                 kernel_size=(2, 3), output_ratio=(0.5, 0.5), return_indices=True)
+_fractional_case("fractional_maxpool3d_size", "FractionalMaxPool3d", (1, 2, 5, 6, 5), (1, 2, 3), kernel_size=2,
+                 output_size=(2, 3, 2))
+_fractional_case("fractional_maxpool3d_ratio_indices", "FractionalMaxPool3d", (1, 1, 6, 6, 6), (1, 1, 3),
+                 kernel_size=(2, 2, 2), output_ratio=(0.5, 0.5, 0.5), return_indices=True)
+
+
+def _unpool_case(name, pool, unpool, shape, output_size=None):
+    def run(ms, ops, nn, np):
+        x = _input(ms, np, shape)
+        out, idx = pool(nn)(x)
+        net = unpool(nn)
+        if output_size is None:
+            y = net(out, idx)
+        else:
+            y = net(out, idx, output_size)
+
+        def objective(values):
+            return _probe_sum(ms, np, net(values, idx) if output_size is None else net(values, idx, output_size))
+
+        return {"out": y, "grad": ms.grad(objective)(out), "repr": repr(net)}
+    case(_named(run, name))
+
+
+_unpool_case("max_unpool1d", lambda nn: nn.MaxPool1d(2, 2, pad_mode="pad", return_indices=True),
+             lambda nn: nn.MaxUnpool1d(2), (2, 2, 6))
+# windows that do not overlap: no two outputs share an index (MindSpore then writes one of them, cellkit's op adds)
+_unpool_case("max_unpool1d_stride_size", lambda nn: nn.MaxPool1d(2, 2, pad_mode="pad", padding=1,
+                                                                  return_indices=True),
+             lambda nn: nn.MaxUnpool1d(2, 2, 1), (1, 2, 7), output_size=(1, 2, 7))
+_unpool_case("max_unpool2d", lambda nn: nn.MaxPool2d(2, 2, pad_mode="pad", return_indices=True),
+             lambda nn: nn.MaxUnpool2d(2), (1, 2, 4, 4))
+_unpool_case("max_unpool2d_pad", lambda nn: nn.MaxPool2d(2, 2, pad_mode="pad", padding=1, return_indices=True),
+             lambda nn: nn.MaxUnpool2d((2, 2), (2, 2), (1, 1)), (1, 1, 5, 5), output_size=(1, 1, 5, 5))
+_unpool_case("max_unpool3d", lambda nn: nn.MaxPool3d(2, 2, pad_mode="pad", return_indices=True),
+             lambda nn: nn.MaxUnpool3d(2), (1, 1, 4, 4, 2))
+
+_raise_case("bad_maxpool1d_kernel_tuple", lambda ms, nn, np: nn.MaxPool1d((2, 2)))
+_raise_case("bad_maxpool1d_indices_valid", lambda ms, nn, np: nn.MaxPool1d(2, return_indices=True))
+_raise_case("bad_maxpool1d_pad_mode", lambda ms, nn, np: nn.MaxPool1d(2, pad_mode="full"))
+_raise_case("bad_maxpool1d_pad_mode_type", lambda ms, nn, np: nn.MaxPool1d(2, pad_mode=1))
+_raise_case("bad_maxpool1d_kernel_zero", lambda ms, nn, np: nn.MaxPool1d(0))
+_raise_case("bad_maxpool1d_input", lambda ms, nn, np: nn.MaxPool1d(2)(ms.Tensor(np.ones((1, 1, 2, 4), np.float32))))
+_raise_case("bad_maxpool3d_dilation_valid", lambda ms, nn, np: nn.MaxPool3d(2, dilation=2))
+_raise_case("bad_maxpool3d_padding_len", lambda ms, nn, np: nn.MaxPool3d(2, pad_mode="pad", padding=(1, 1)))
+_raise_case("bad_maxpool3d_kernel_float", lambda ms, nn, np: nn.MaxPool3d(2.0))
+_raise_case("bad_avgpool1d_padding_len", lambda ms, nn, np: nn.AvgPool1d(2, pad_mode="pad", padding=(1, 1)))
+_raise_case("bad_avgpool3d_divisor", lambda ms, nn, np: nn.AvgPool3d(2, divisor_override=0))
+_raise_case("bad_avgpool3d_padding_neg", lambda ms, nn, np: nn.AvgPool3d(2, pad_mode="pad", padding=-1))
+_raise_case("bad_adaptive_avgpool1d_size", lambda ms, nn, np: nn.AdaptiveAvgPool1d(0))
+_raise_case("bad_adaptive_avgpool1d_type", lambda ms, nn, np: nn.AdaptiveAvgPool1d((2,)))
+_raise_case("bad_adaptive_avgpool1d_divisible", lambda ms, nn, np: nn.AdaptiveAvgPool1d(4)(
+    ms.Tensor(np.ones((1, 1, 6), np.float32))))
+_raise_case("bad_adaptive_maxpool1d_rank", lambda ms, nn, np: nn.AdaptiveMaxPool1d(2)(
+    ms.Tensor(np.ones((1, 6), np.float32))))
+_raise_case("bad_adaptive_maxpool1d_dtype", lambda ms, nn, np: nn.AdaptiveMaxPool1d(2)(
+    ms.Tensor(np.ones((1, 1, 6), np.float64))))
+_raise_case("bad_adaptive_avgpool2d_size", lambda ms, nn, np: nn.AdaptiveAvgPool2d((2, 2, 2)))
+_raise_case("bad_lppool1d_input", lambda ms, nn, np: nn.LPPool1d(2, 2)(ms.Tensor(np.ones((1, 1, 2, 4), np.float32))))
+_raise_case("bad_fractional_maxpool2d_no_size", lambda ms, nn, np: nn.FractionalMaxPool2d(2)(
+    ms.Tensor(np.ones((1, 1, 6, 6), np.float32))))
+_raise_case("bad_max_unpool2d_output_size", lambda ms, nn, np: nn.MaxUnpool2d(2)(
+    ms.Tensor(np.ones((1, 1, 2, 2), np.float32)), ms.Tensor(np.zeros((1, 1, 2, 2), np.int64)), [1, 1, 4, 4]))

@@ -11,3 +11,4 @@ from .pooling import *  # noqa: F401,F403
 from .conv_nd import *  # noqa: F401,F403
 from .combined import *  # noqa: F401,F403
 from .normalization_extra import *  # noqa: F401,F403
+from .pooling_nd import *  # noqa: F401,F403
