@@ -468,3 +468,205 @@ _raise_case("bad_fractional_maxpool2d_no_size", lambda ms, nn, np: nn.Fractional
     ms.Tensor(np.ones((1, 1, 6, 6), np.float32))))
 _raise_case("bad_max_unpool2d_output_size", lambda ms, nn, np: nn.MaxUnpool2d(2)(
     ms.Tensor(np.ones((1, 1, 2, 2), np.float32)), ms.Tensor(np.zeros((1, 1, 2, 2), np.int64)), [1, 1, 4, 4]))
+
+
+# ---------------------------------------------------------------- padding
+_layer_case("constant_pad1d", lambda ms, nn, np: nn.ConstantPad1d((1, 2), 0.5), [(2, 3, 4)])
+_layer_case("constant_pad1d_int_negative", lambda ms, nn, np: nn.ConstantPad1d((-1, 2), 1), [(2, 4)])
+_layer_case("constant_pad2d", lambda ms, nn, np: nn.ConstantPad2d((1, 0, 2, 1), -1.0), [(1, 2, 3, 3)])
+_layer_case("constant_pad2d_int", lambda ms, nn, np: nn.ConstantPad2d(1, 2.0), [(2, 3, 2)])
+_layer_case("constant_pad3d", lambda ms, nn, np: nn.ConstantPad3d((1, 1, 0, 1, 2, 0), 0.25), [(1, 1, 2, 2, 3)])
+_layer_case("constant_pad3d_short", lambda ms, nn, np: nn.ConstantPad3d((1, 2), 3.0), [(2, 2, 2)])
+_layer_case("zero_pad2d", lambda ms, nn, np: nn.ZeroPad2d((1, 2, 0, 1)), [(1, 2, 2, 3)])
+_layer_case("zero_pad2d_int", lambda ms, nn, np: nn.ZeroPad2d(2), [(1, 2, 2)])
+_layer_case("reflection_pad1d", lambda ms, nn, np: nn.ReflectionPad1d((2, 1)), [(2, 3, 4)])
+_layer_case("reflection_pad1d_int_2d_input", lambda ms, nn, np: nn.ReflectionPad1d(2), [(2, 4)])
+_layer_case("reflection_pad2d", lambda ms, nn, np: nn.ReflectionPad2d((1, 0, 2, 1)), [(1, 2, 3, 3)])
+_layer_case("reflection_pad2d_int", lambda ms, nn, np: nn.ReflectionPad2d(1), [(2, 3, 3)])
+_layer_case("reflection_pad3d", lambda ms, nn, np: nn.ReflectionPad3d((1, 1, 0, 1, 1, 0)), [(1, 1, 2, 3, 3)])
+_layer_case("replication_pad1d", lambda ms, nn, np: nn.ReplicationPad1d((2, 1)), [(2, 3, 4)])
+_layer_case("replication_pad1d_unbatched", lambda ms, nn, np: nn.ReplicationPad1d(1), [(3, 4)])
+_layer_case("replication_pad2d", lambda ms, nn, np: nn.ReplicationPad2d((1, 0, 2, 1)), [(1, 2, 3, 3)])
+_layer_case("replication_pad2d_unbatched", lambda ms, nn, np: nn.ReplicationPad2d(1), [(2, 2, 3)])
+_layer_case("replication_pad3d", lambda ms, nn, np: nn.ReplicationPad3d((1, 0, 0, 1, 1, 1)), [(1, 1, 2, 2, 3)])
+_layer_case("replication_pad3d_unbatched", lambda ms, nn, np: nn.ReplicationPad3d(1), [(1, 2, 2, 2)])
+_layer_case("pad_constant", lambda ms, nn, np: nn.Pad(((1, 0), (2, 1))), [(2, 3)])
+_layer_case("pad_reflect", lambda ms, nn, np: nn.Pad(((0, 0), (0, 0), (1, 2), (2, 1)), mode="REFLECT"),
+            [(1, 2, 4, 4)], repr_text=False)
+_layer_case("pad_symmetric", lambda ms, nn, np: nn.Pad(((0, 0), (2, 1)), mode="SYMMETRIC"), [(2, 3)],
+            repr_text=False)
+
+_raise_case("bad_constant_pad1d_len", lambda ms, nn, np: nn.ConstantPad1d((1, 2, 3, 4), 0.0))
+_raise_case("bad_constant_pad2d_odd", lambda ms, nn, np: nn.ConstantPad2d((1, 2, 3), 0.0))
+_raise_case("bad_constant_pad2d_long", lambda ms, nn, np: nn.ConstantPad2d((1, 2, 3, 4, 5, 6), 0.0))
+_raise_case("bad_constant_pad3d_type", lambda ms, nn, np: nn.ConstantPad3d([1, 2], 0.0))
+_raise_case("bad_constant_pad_value", lambda ms, nn, np: nn.ConstantPad2d(1, "0"))
+_raise_case("bad_zero_pad2d_type", lambda ms, nn, np: nn.ZeroPad2d(1.5))
+_raise_case("bad_reflection_pad1d_negative", lambda ms, nn, np: nn.ReflectionPad1d((-1, 1)))
+_raise_case("bad_reflection_pad2d_list", lambda ms, nn, np: nn.ReflectionPad2d([1, 1, 1, 1]))
+_raise_case("bad_reflection_pad2d_odd", lambda ms, nn, np: nn.ReflectionPad2d((1, 1, 1)))
+_raise_case("bad_reflection_pad2d_float_item", lambda ms, nn, np: nn.ReflectionPad2d((1, 1.0)))
+_raise_case("bad_replication_pad3d_list", lambda ms, nn, np: nn.ReplicationPad3d([1, 1]))
+_raise_case("bad_replication_pad1d_odd", lambda ms, nn, np: nn.ReplicationPad1d((1, 1, 1)))
+_raise_case("bad_pad_mode", lambda ms, nn, np: nn.Pad(((1, 1),), mode="EDGE"))
+_raise_case("bad_pad_paddings_list", lambda ms, nn, np: nn.Pad([[1, 1]]))
+_raise_case("bad_pad_pair", lambda ms, nn, np: nn.Pad(((1, 1, 1),)))
+_raise_case("bad_pad_too_many", lambda ms, nn, np: nn.Pad(((0, 0),) * 5))
+
+
+# ---------------------------------------------------------------- resampling and image cells
+_layer_case("upsample_nearest_size", lambda ms, nn, np: nn.Upsample(size=(4, 5)), [(1, 2, 2, 3)])
+_layer_case("upsample_bilinear_scale", lambda ms, nn, np: nn.Upsample(scale_factor=(2.0, 1.5), mode="bilinear",
+                                                                     recompute_scale_factor=True),
+            [(1, 1, 2, 4)], rtol=1e-4, atol=1e-5)
+_layer_case("upsample_bilinear_align", lambda ms, nn, np: nn.Upsample(size=(3, 5), mode="bilinear",
+                                                                     align_corners=True), [(2, 1, 2, 3)],
+            rtol=1e-4, atol=1e-5)
+_layer_case("upsample_linear", lambda ms, nn, np: nn.Upsample(size=7, mode="linear"), [(1, 2, 4)], rtol=1e-4,
+            atol=1e-5)
+_layer_case("upsample_trilinear", lambda ms, nn, np: nn.Upsample(scale_factor=2.0, mode="trilinear"),
+            [(1, 1, 2, 2, 2)], rtol=1e-4, atol=1e-5)
+_layer_case("upsample_bicubic", lambda ms, nn, np: nn.Upsample(size=(4, 4), mode="bicubic", align_corners=False),
+            [(1, 1, 3, 3)], rtol=1e-4, atol=1e-5)
+_layer_case("upsample_area", lambda ms, nn, np: nn.Upsample(size=(2, 3), mode="area"), [(1, 2, 4, 6)],
+            rtol=1e-4, atol=1e-5)
+_layer_case("pixel_shuffle", lambda ms, nn, np: nn.PixelShuffle(2), [(2, 8, 2, 3)])
+_layer_case("pixel_shuffle_3d", lambda ms, nn, np: nn.PixelShuffle(3), [(9, 1, 2)])
+_layer_case("pixel_unshuffle", lambda ms, nn, np: nn.PixelUnshuffle(2), [(1, 2, 4, 6)])
+_layer_case("channel_shuffle", lambda ms, nn, np: nn.ChannelShuffle(3), [(2, 6, 2, 2)])
+_layer_case("channel_shuffle_3d", lambda ms, nn, np: nn.ChannelShuffle(2), [(1, 4, 3)])
+_layer_case("central_crop", lambda ms, nn, np: nn.CentralCrop(0.5), [(2, 3, 8, 6)])
+_layer_case("central_crop_3d_odd", lambda ms, nn, np: nn.CentralCrop(0.3), [(2, 7, 5)])
+_layer_case("central_crop_full", lambda ms, nn, np: nn.CentralCrop(1.0), [(1, 3, 3)])
+_METRIC_NOTE = ("MindSpore 2.10's PSNR and SSIM raise on every call in PyNative mode on the CPU (ValueError: "
+                "'ScalarCast' refuses Float32 when max_val is converted); compared with the NumPy definition.")
+
+
+def _psnr_expected(shape, max_val, scale=1.0):
+    def expected(np):
+        a = _values(np, shape, 0.0, 1.0).astype(np.float64)
+        b = _values(np, shape, 0.5, 1.0).astype(np.float64)
+        mse = ((a - b) ** 2).mean(axis=(1, 2, 3))
+        return (10 * np.log10(max_val ** 2 / mse)).astype(np.float32)
+    return expected
+
+
+def _ssim_numpy(np, a, b, max_val, size, sigma, k1, k2):
+    offsets = np.arange(size) - (size - 1) // 2
+    g = np.exp(-(offsets[:, None] ** 2 + offsets[None, :] ** 2) / (2 * sigma ** 2))
+    g = g / g.sum()
+
+    def filt(img):  # (N, C, H, W) -> valid correlation with g
+        n, c, h, w = img.shape
+        out = np.zeros((n, c, h - size + 1, w - size + 1))
+        for i in range(size):
+            for j in range(size):
+                out += g[i, j] * img[:, :, i:i + h - size + 1, j:j + w - size + 1]
+        return out
+
+    c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
+    mu1, mu2 = filt(a), filt(b)
+    s1 = filt(a * a) - mu1 ** 2
+    s2 = filt(b * b) - mu2 ** 2
+    s12 = filt(a * b) - mu1 * mu2
+    m = (2 * mu1 * mu2 + c1) * (2 * s12 + c2) / ((mu1 ** 2 + mu2 ** 2 + c1) * (s1 + s2 + c2))
+    return m.mean(axis=(2, 3)).mean(axis=1)
+
+
+def _ssim_expected(shape, **kwargs):
+    def expected(np):
+        a = _values(np, shape, 0.0, 1.0).astype(np.float64)
+        b = _values(np, shape, 0.5, 1.0).astype(np.float64)
+        return _ssim_numpy(np, a, b, **kwargs).astype(np.float32)
+    return expected
+
+
+def _metric_case(name, build, shape, expected):
+    def run(ms, ops, nn, np):
+        return build(nn)(_input(ms, np, shape), _input(ms, np, shape, offset=0.5))
+    case(_named(run, name), mindspore_wrong=True, expected=expected, rtol=1e-4, atol=1e-5, note=_METRIC_NOTE)
+
+
+_metric_case("psnr", lambda nn: nn.PSNR(), (2, 3, 4, 4), _psnr_expected((2, 3, 4, 4), 1.0))
+_metric_case("psnr_max_val", lambda nn: nn.PSNR(max_val=255), (1, 1, 3, 3), _psnr_expected((1, 1, 3, 3), 255.0))
+_metric_case("ssim_default", lambda nn: nn.SSIM(), (1, 2, 12, 13),
+             _ssim_expected((1, 2, 12, 13), max_val=1.0, size=11, sigma=1.5, k1=0.01, k2=0.03))
+_metric_case("ssim_small_window", lambda nn: nn.SSIM(max_val=2.0, filter_size=4, filter_sigma=0.8, k1=0.02, k2=0.05),
+             (2, 3, 6, 5), _ssim_expected((2, 3, 6, 5), max_val=2.0, size=4, sigma=0.8, k1=0.02, k2=0.05))
+
+
+def psnr_uint8(ms, ops, nn, np):
+    a = ms.Tensor((np.arange(16).reshape(1, 1, 4, 4) * 13 % 256).astype(np.uint8))
+    b = ms.Tensor((np.arange(16).reshape(1, 1, 4, 4) * 7 % 256).astype(np.uint8))
+    return nn.PSNR(max_val=255)(a, b)
+
+
+def _psnr_uint8_expected(np):
+    a = (np.arange(16).reshape(1, 1, 4, 4) * 13 % 256) / 255.0
+    b = (np.arange(16).reshape(1, 1, 4, 4) * 7 % 256) / 255.0
+    return (10 * np.log10(1.0 / ((a - b) ** 2).mean(axis=(1, 2, 3)))).astype(np.float32)
+
+
+case(psnr_uint8, mindspore_wrong=True, expected=_psnr_uint8_expected, rtol=1e-4, atol=1e-5, note=_METRIC_NOTE)
+
+
+def ssim_gradient(ms, ops, nn, np):
+    """SSIM is differentiable: its gradient with respect to an image, against central differences."""
+    net = nn.SSIM(filter_size=3, filter_sigma=1.0)
+    a = _input(ms, np, (1, 1, 4, 4))
+    b = _input(ms, np, (1, 1, 4, 4), offset=0.5)
+    return ms.grad(lambda x: net(x, b).sum())(a)
+
+
+def _ssim_gradient_expected(np):
+    a = _values(np, (1, 1, 4, 4), 0.0, 1.0).astype(np.float64)
+    b = _values(np, (1, 1, 4, 4), 0.5, 1.0).astype(np.float64)
+    grad = np.zeros_like(a)
+    eps = 1e-6
+    for i in range(a.size):
+        up, down = a.copy(), a.copy()
+        up.reshape(-1)[i] += eps
+        down.reshape(-1)[i] -= eps
+        f = [_ssim_numpy(np, v, b, 1.0, 3, 1.0, 0.01, 0.03).sum() for v in (up, down)]
+        grad.reshape(-1)[i] = (f[0] - f[1]) / (2 * eps)
+    return grad.astype(np.float32)
+
+
+case(ssim_gradient, mindspore_wrong=True, expected=_ssim_gradient_expected, rtol=1e-3, atol=1e-4, note=_METRIC_NOTE)
+
+
+def ssim_parameters(ms, ops, nn, np):
+    net = nn.SSIM(filter_size=5)
+    return [(p.name, tuple(p.shape), p.requires_grad) for p in net.get_parameters()], net.conv.weight
+
+
+case(ssim_parameters)
+
+_raise_case("bad_channel_shuffle_groups", lambda ms, nn, np: nn.ChannelShuffle(0))
+_raise_case("bad_channel_shuffle_type", lambda ms, nn, np: nn.ChannelShuffle(2.0))
+_raise_case("bad_channel_shuffle_divisible", lambda ms, nn, np: nn.ChannelShuffle(3)(
+    ms.Tensor(np.ones((1, 4, 2), np.float32))))
+_raise_case("bad_central_crop_zero", lambda ms, nn, np: nn.CentralCrop(0.0))
+_raise_case("bad_central_crop_int", lambda ms, nn, np: nn.CentralCrop(1))
+_raise_case("bad_central_crop_rank", lambda ms, nn, np: nn.CentralCrop(0.5)(ms.Tensor(np.ones((4, 4), np.float32))))
+_raise_case("bad_pixel_shuffle_channels", lambda ms, nn, np: nn.PixelShuffle(2)(
+    ms.Tensor(np.ones((1, 3, 2, 2), np.float32))))
+_raise_case("bad_pixel_unshuffle_size", lambda ms, nn, np: nn.PixelUnshuffle(2)(
+    ms.Tensor(np.ones((1, 1, 3, 4), np.float32))))
+_raise_case("bad_upsample_both", lambda ms, nn, np: nn.Upsample(size=4, scale_factor=2.0)(
+    ms.Tensor(np.ones((1, 1, 2), np.float32))))
+_raise_case("bad_psnr_max_val", lambda ms, nn, np: nn.PSNR(max_val=0))
+_raise_case("bad_psnr_max_val_type", lambda ms, nn, np: nn.PSNR(max_val="1"))
+_raise_case("bad_psnr_rank", lambda ms, nn, np: nn.PSNR()(ms.Tensor(np.ones((1, 4, 4), np.float32)),
+                                                          ms.Tensor(np.ones((1, 4, 4), np.float32))))
+_raise_case("bad_psnr_shapes", lambda ms, nn, np: nn.PSNR()(ms.Tensor(np.ones((1, 1, 4, 4), np.float32)),
+                                                            ms.Tensor(np.ones((1, 1, 4, 3), np.float32))))
+_raise_case("bad_psnr_dtypes", lambda ms, nn, np: nn.PSNR()(ms.Tensor(np.ones((1, 1, 4, 4), np.float32)),
+                                                            ms.Tensor(np.ones((1, 1, 4, 4), np.float16))))
+_raise_case("bad_ssim_filter_size", lambda ms, nn, np: nn.SSIM(filter_size=0))
+_raise_case("bad_ssim_sigma", lambda ms, nn, np: nn.SSIM(filter_sigma=0.0))
+_raise_case("bad_ssim_k1", lambda ms, nn, np: nn.SSIM(k1=1))
+_raise_case("bad_ssim_small_image", lambda ms, nn, np: nn.SSIM()(ms.Tensor(np.ones((1, 1, 8, 8), np.float32)),
+                                                                 ms.Tensor(np.ones((1, 1, 8, 8), np.float32))))
+_raise_case("bad_ssim_int_image", lambda ms, nn, np: nn.SSIM(filter_size=2)(
+    ms.Tensor(np.ones((1, 1, 4, 4), np.int32)), ms.Tensor(np.ones((1, 1, 4, 4), np.int32))))
