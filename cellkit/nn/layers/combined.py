@@ -19,6 +19,7 @@ from ..cell import Cell
 from .activation import get_activation
 from .basic import Dense
 from .conv import Conv2d
+from ._where import raised_in
 from .normalization import BatchNorm1d, BatchNorm2d
 
 __all__ = ["Conv2dBnAct", "DenseBnAct"]
@@ -84,14 +85,16 @@ class Conv2dBnAct(Cell):
                  group=1, has_bias=False, weight_init="normal", bias_init="zeros", has_bn=False, momentum=0.997,
                  eps=1e-5, activation=None, alpha=0.2, after_fake=True):
         super().__init__()
-        self.conv = Conv2d(in_channels, out_channels, kernel_size=kernel_size, stride=stride, pad_mode=pad_mode,
-                           padding=padding, dilation=dilation, group=group, has_bias=has_bias,
-                           weight_init=weight_init, bias_init=bias_init)
+        with raised_in("Conv2dBnAct", "in_channels", "out_channels", "kernel_size", "weight_init", "bias_init"):
+            self.conv = Conv2d(in_channels, out_channels, kernel_size=kernel_size, stride=stride, pad_mode=pad_mode,
+                               padding=padding, dilation=dilation, group=group, has_bias=has_bias,
+                               weight_init=weight_init, bias_init=bias_init)
         self.has_bn = _flag(has_bn, "has_bn", "Conv2dBnAct")
         self.has_act = activation is not None
         self.after_fake = _flag(after_fake, "after_fake", "Conv2dBnAct")
         if has_bn:
-            self.batchnorm = BatchNorm2d(out_channels, eps, momentum)
+            with raised_in("Conv2dBnAct", "out_channels", "eps", "momentum"):
+                self.batchnorm = BatchNorm2d(out_channels, eps, momentum)
         self.activation = _activation(activation, alpha, "Conv2dBnAct")
 
     def construct(self, x):
@@ -129,12 +132,14 @@ class DenseBnAct(Cell):
     def __init__(self, in_channels, out_channels, weight_init="normal", bias_init="zeros", has_bias=True,
                  has_bn=False, momentum=0.9, eps=1e-5, activation=None, alpha=0.2, after_fake=True):
         super().__init__()
-        self.dense = Dense(in_channels, out_channels, weight_init, bias_init, has_bias)
+        with raised_in("DenseBnAct", "in_channels", "out_channels", "weight_init", "bias_init", "has_bias"):
+            self.dense = Dense(in_channels, out_channels, weight_init, bias_init, has_bias)
         self.has_bn = _flag(has_bn, "has_bn", "DenseBnAct")
         self.has_act = activation is not None
         self.after_fake = _flag(after_fake, "after_fake", "DenseBnAct")
         if has_bn:
-            self.batchnorm = BatchNorm1d(out_channels, eps, momentum)
+            with raised_in("DenseBnAct", "out_channels", "eps", "momentum"):
+                self.batchnorm = BatchNorm1d(out_channels, eps, momentum)
         self.activation = _activation(activation, alpha, "DenseBnAct")
 
     def construct(self, x):

@@ -31,6 +31,7 @@ from ...common.initializer import HeUniform, Uniform, initializer
 from ...parameter import Parameter
 from ...tensor import Tensor
 from ..cell import Cell
+from ._where import raised_in
 from .conv import _init_text
 
 __all__ = ["Conv1dTranspose", "Conv2dTranspose", "Conv3d", "Conv3dTranspose"]
@@ -115,7 +116,8 @@ class _ConvNd(Cell):
         if weight_init is None:
             weight_init = HeUniform(math.sqrt(5))
         self.weight_init = weight_init
-        self.weight = Parameter(initializer(weight_init, shape, dtype), name="weight")
+        with raised_in(cell, "weight_init", "in_channels", "out_channels", "kernel_size"):
+            self.weight = Parameter(initializer(weight_init, shape, dtype), name="weight")
         if tuple(self.weight.shape) != shape:
             raise ValueError(f"For '{cell}', 'weight_init' must have shape {shape}, but got {tuple(self.weight.shape)}.")
         self.bias_init = bias_init
@@ -127,7 +129,8 @@ class _ConvNd(Cell):
                 fan_in = shape[1] * int(np.prod(shape[2:]))
                 bias_init = Uniform(1 / math.sqrt(fan_in)) if fan_in else "zeros"
                 self.bias_init = bias_init
-            self.bias = Parameter(initializer(bias_init, (out_channels,), dtype), name="bias")
+            with raised_in(cell, "bias_init", "out_channels"):
+                self.bias = Parameter(initializer(bias_init, (out_channels,), dtype), name="bias")
 
     def _add_bias(self, out):
         if self.bias is None:

@@ -142,6 +142,9 @@ class ChannelShuffle(Cell):
     def construct(self, x):
         x = _tensor(x, "x", "ChannelShuffle")
         shape = x.shape
+        if x.ndim < 2:
+            raise ValueError(f"For 'ChannelShuffle', the input must have at least 2 dimensions (N, C, ...), but got "
+                             f"shape {shape}.")
         n, c = shape[0], shape[1]
         if c % self.groups:
             raise ValueError(f"For 'ChannelShuffle', the channels ({c}) must be divisible by groups "
@@ -266,7 +269,8 @@ def _gaussian_window(size, sigma):
     """
     offsets = np.arange(size, dtype=np.float32) - np.float32((size - 1) // 2)
     squares = offsets[:, None] ** 2 + offsets[None, :] ** 2
-    g = np.exp(-squares / np.float32(2 * sigma ** 2))
+    with np.errstate(over="ignore"):  # a huge sigma: a flat window
+        g = np.exp(-squares / np.float32(2 * np.float64(sigma) ** 2))
     return (g / g.sum()).astype(np.float32).reshape(1, 1, size, size)
 
 
@@ -313,6 +317,9 @@ class SSIM(Cell):
                             f"'{type(filter_size).__name__}'.")
         if filter_size < 1:
             raise ValueError(f"For 'SSIM', the 'filter_size' must be >= 1, but got {filter_size}.")
+        if filter_size > 4096:
+            raise ValueError(f"For 'SSIM', the 'filter_size' must be at most 4096 (a window of filter_size ** 2 "
+                             f"weights), but got {filter_size}.")
         if not isinstance(filter_sigma, float):
             raise TypeError(f"For 'SSIM', the type of 'filter_sigma' should be 'float', but got type "
                             f"'{type(filter_sigma).__name__}'.")

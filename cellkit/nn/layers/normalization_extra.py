@@ -27,6 +27,7 @@ from ...common.initializer import Initializer, initializer
 from ...parameter import Parameter
 from ...tensor import Tensor
 from ..cell import Cell
+from ._where import raised_in
 from .normalization import BatchNorm2d, _BatchNorm
 
 __all__ = ["BatchNorm3d", "SyncBatchNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LRN"]
@@ -68,10 +69,11 @@ class BatchNorm3d(Cell):
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
                  moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, dtype=_dt.float32):
         super().__init__()
-        self.bn2d = BatchNorm2d(num_features=num_features, eps=eps, momentum=momentum, affine=affine,
-                                gamma_init=gamma_init, beta_init=beta_init, moving_mean_init=moving_mean_init,
-                                moving_var_init=moving_var_init, use_batch_statistics=use_batch_statistics,
-                                data_format="NCHW", dtype=dtype)
+        with raised_in("BatchNorm3d", "num_features", "gamma_init", "beta_init", "moving_mean_init", "moving_var_init"):
+                self.bn2d = BatchNorm2d(num_features=num_features, eps=eps, momentum=momentum, affine=affine,
+                                    gamma_init=gamma_init, beta_init=beta_init, moving_mean_init=moving_mean_init,
+                                    moving_var_init=moving_var_init, use_batch_statistics=use_batch_statistics,
+                                    data_format="NCHW", dtype=dtype)
 
     def construct(self, x):
         _check_rank(x, (5,), "BatchNorm3d")
@@ -106,8 +108,10 @@ class SyncBatchNorm(_BatchNorm):
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
                  moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, process_groups=None,
                  dtype=_dt.float32):
-        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
-                         moving_var_init, use_batch_statistics, dtype=dtype)
+        with raised_in("SyncBatchNorm", "num_features", "gamma_init", "beta_init", "moving_mean_init",
+                       "moving_var_init"):
+            super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                             moving_var_init, use_batch_statistics, dtype=dtype)
         if process_groups not in (None, 0):
             if not isinstance(process_groups, list):
                 raise ValueError(f"For 'SyncBatchNorm', the 'process_groups' must be a list of lists of rank ids, "
@@ -185,8 +189,9 @@ class GroupNorm(Cell):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        self.gamma = Parameter(initializer(gamma_init, num_channels, dtype), name="gamma", requires_grad=affine)
-        self.beta = Parameter(initializer(beta_init, num_channels, dtype), name="beta", requires_grad=affine)
+        with raised_in("GroupNorm", "num_channels", "gamma_init", "beta_init"):
+            self.gamma = Parameter(initializer(gamma_init, num_channels, dtype), name="gamma", requires_grad=affine)
+            self.beta = Parameter(initializer(beta_init, num_channels, dtype), name="beta", requires_grad=affine)
 
     def construct(self, x):
         if not isinstance(x, Tensor):
@@ -227,11 +232,12 @@ class _InstanceNorm(Cell):
             raise ValueError(f"For '{cell}', the 'momentum' must be a number in range [0, 1], but got {momentum}.")
         self.num_features = num_features
         self.eps = eps
-        self.moving_mean = Parameter(initializer("zeros", num_features, dtype), name="mean", requires_grad=False)
-        self.moving_variance = Parameter(initializer("ones", num_features, dtype), name="variance",
-                                         requires_grad=False)
-        self.gamma = Parameter(initializer(gamma_init, num_features, dtype), name="gamma", requires_grad=affine)
-        self.beta = Parameter(initializer(beta_init, num_features, dtype), name="beta", requires_grad=affine)
+        with raised_in(cell, "num_features", "gamma_init", "beta_init"):
+            self.moving_mean = Parameter(initializer("zeros", num_features, dtype), name="mean", requires_grad=False)
+            self.moving_variance = Parameter(initializer("ones", num_features, dtype), name="variance",
+                                             requires_grad=False)
+            self.gamma = Parameter(initializer(gamma_init, num_features, dtype), name="gamma", requires_grad=affine)
+            self.beta = Parameter(initializer(beta_init, num_features, dtype), name="beta", requires_grad=affine)
         self.momentum = momentum
 
     def construct(self, x):

@@ -172,7 +172,8 @@ class MaxPool3d(_PoolNd):
             self.only_pad = True
             if self.pad_mode != "PAD":
                 raise ValueError(f"For {cell}, the pad_mode must be 'pad' when dilation is not 1 or return_indices "
-                                 f"is True, but got pad_mode:{pad_mode}.")
+                                 f"is True, but got pad_mode:{pad_mode}, dilation={dilation!r}, "
+                                 f"return_indices={return_indices!r}.")
             self.max_pool = ops.MaxPool3DWithArgmax(ksize=kernel_size, strides=stride, pads=pads, dilation=dilation,
                                                     ceil_mode=ceil_mode)
         else:
@@ -247,7 +248,8 @@ class MaxPool1d(_PoolNd):
             if padding != 0 or dilation != 1 or return_indices or ceil_mode:
                 raise ValueError(f"For MaxPool1d, the parameters 'padding', 'dilation', 'return_indices' and "
                                  f"'ceil_mode' can only differ from their defaults when pad_mode is 'pad', but got "
-                                 f"pad_mode:{pad_mode}.")
+                                 f"pad_mode:{pad_mode}, padding={padding!r}, dilation={dilation!r}, "
+                                 f"return_indices={return_indices!r}, ceil_mode={ceil_mode!r}.")
             self.kernel_size = (1, kernel_size)
             self.stride = (1, stride)
             self.max_pool = ops.MaxPool(kernel_size=self.kernel_size, strides=self.stride, pad_mode=self.pad_mode)
