@@ -8,3 +8,9 @@ from .embedding import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
+from .conv_nd import *  # noqa: F401,F403
+from .combined import *  # noqa: F401,F403
+from .normalization_extra import *  # noqa: F401,F403
+from .pooling_nd import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
+from .image import *  # noqa: F401,F403
