@@ -890,6 +890,15 @@ BUILD.update({
     "ops.FFTWithSize": lambda: ops.FFTWithSize(1, False, True),
 })
 
+# nn activation layers (nn-act): valid examples where the generic ones do not fit.
+EXAMPLES.update({
+    "nn.Softmax2d()": {"x": lambda: F(2, 3, 4)},
+    "nn.GLU()": {"x": lambda: F(2, 4)},
+    "nn.Threshold": {"threshold": lambda: 0.5, "value": lambda: 1.0},
+})
+BUILD.update({"nn.Threshold": lambda: nn.Threshold(0.5, 1.0)})
+
+
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {
     "Tensor.__getitem__": (IndexError,), "Tensor.__setitem__": (IndexError,),  # MindSpore: index out of range
@@ -1527,3 +1536,4 @@ def test_api_walk_covers_the_public_surface():
     assert len(SURFACE) > 350
     for (entry_id, _), why in ALLOWLIST.items():
         assert entry_id in ids and why
+

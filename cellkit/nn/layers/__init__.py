@@ -8,3 +8,4 @@ from .embedding import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
+from .activation_extra import *  # noqa: F401,F403

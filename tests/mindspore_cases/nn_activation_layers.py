@@ -1,0 +1,216 @@
+"""Activation, dropout and basic layer Cells of ``mindspore.nn`` as MindSpore 2.10 runs them (PyNative, CPU).
+
+Each forward case builds a Cell, calls it on fixed inputs and returns the output together with
+the gradients of ``sum(output * probe)`` (a fixed probe) with respect to the inputs and, for Cells
+with Parameters set to fixed values, the Parameters.  Other cases return ``repr`` text, parameter
+names and shapes, ``get_activation`` results, train/eval behaviour of the dropout Cells
+(shapes, which values appear, the scale of the kept values, identity in inference), and bad
+arguments (cases that must raise).  Random Cells (``RReLU``, the dropouts) are compared through
+properties of their output, never through the random values themselves.
+"""
+from . import CaseList
+
+CASES = CaseList()
+case = CASES.case
+
+X = [[-1.5, 0.5, 2.0, -0.25], [0.3, -0.7, 1.2, -2.2]]
+X4 = [[[[-1.5, 0.5], [2.0, -0.25]], [[0.3, -0.7], [1.2, -2.2]]]]  # (1, 2, 2, 2)
+
+
+def _t(ms, np, values, dtype="float32"):
+    return ms.Tensor(np.array(values, dtype=dtype))
+
+
+def _probe(ms, np, shape, dtype):
+    size = int(np.prod(shape)) if shape else 1
+    values = np.linspace(-1.0, 1.3, size).reshape(shape) if shape else np.array(0.7)
+    return ms.Tensor(values.astype(np.float32)).astype(dtype)
+
+
+def _fwd_grad(ms, np, cell, *inputs):
+    """``(output, input gradients[, parameter gradients])`` of ``sum(cell(*inputs) * probe)``."""
+    out = cell(*inputs)
+    probe = _probe(ms, np, tuple(out.shape), out.dtype)
+
+    def objective(*xs):
+        return (cell(*xs) * probe).sum()
+
+    positions = tuple(range(len(inputs))) if len(inputs) > 1 else 0
+    weights = cell.trainable_params()
+    if weights:
+        grads = ms.grad(objective, grad_position=positions, weights=weights)(*inputs)
+    else:
+        grads = ms.grad(objective, grad_position=positions)(*inputs)
+    return out, grads
+
+
+def _named(fn, name):
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+def _fwd(name, make, values=X, dtype="float32", **hints):
+    """Register ``name``: forward and gradients of ``make(nn)`` on ``values``."""
+    def run(ms, ops, nn, np):
+        return _fwd_grad(ms, np, make(ms, nn, np), _t(ms, np, values, dtype))
+    case(_named(run, name), **hints)
+
+
+def _out(name, make, values=X, dtype="float32", **hints):
+    """Register ``name``: forward only (integer inputs, dtypes)."""
+    def run(ms, ops, nn, np):
+        return make(ms, nn, np)(_t(ms, np, values, dtype))
+    case(_named(run, name), **hints)
+
+
+def _raise(name, make):
+    """Register ``name``: building (or calling) must raise."""
+    def run(ms, ops, nn, np):
+        return make(ms, nn, np)
+    case(_named(run, name))
+
+
+def _repr(name, make):
+    def run(ms, ops, nn, np):
+        cell = make(ms, nn, np)
+        return repr(cell), [(n, p.name, tuple(p.shape), str(p.dtype), p.requires_grad)
+                            for n, p in cell.parameters_and_names()]
+    case(_named(run, name))
+
+
+# ---------------------------------------------------------------------------- activations
+_fwd("celu__default", lambda ms, nn, np: nn.CELU())
+_fwd("celu__alpha2", lambda ms, nn, np: nn.CELU(2.0))
+_raise("celu__alpha0_call", lambda ms, nn, np: nn.CELU(0.0)(_t(ms, np, X)))
+_raise("celu__int_input", lambda ms, nn, np: nn.CELU()(_t(ms, np, [1, 2], "int64")))
+_fwd("elu__default", lambda ms, nn, np: nn.ELU())
+_fwd("elu__float16", lambda ms, nn, np: nn.ELU(), dtype="float16", rtol=2e-3, atol=2e-3)
+
+
+def _elu2_expected(np):
+    x = np.array(X, np.float64)
+    out = np.where(x > 0, x, 2.0 * np.expm1(x))
+    probe = np.linspace(-1.0, 1.3, x.size).reshape(x.shape)
+    grad = probe * np.where(x > 0, 1.0, 2.0 * np.exp(x))
+    return out.astype(np.float32), grad.astype(np.float32)
+
+
+_fwd("elu__alpha2", lambda ms, nn, np: nn.ELU(2.0), mindspore_wrong=True, expected=_elu2_expected, rtol=1e-5,
+     note="MindSpore 2.10 (CPU) raises 'alpha must be 1.0f' when nn.ELU(alpha != 1.0) is called; its docs "
+          "give alpha as a free float, so cellkit computes alpha * (exp(x) - 1) for x <= 0")
+_raise("elu__int_input", lambda ms, nn, np: nn.ELU()(_t(ms, np, [1, 2], "int64")))
+_fwd("fast_gelu", lambda ms, nn, np: nn.FastGelu(), rtol=1e-4)
+_raise("fast_gelu__int_input", lambda ms, nn, np: nn.FastGelu()(_t(ms, np, [1, 2], "int64")))
+_fwd("glu__last", lambda ms, nn, np: nn.GLU())
+_fwd("glu__axis0", lambda ms, nn, np: nn.GLU(0))
+_raise("glu__odd_axis", lambda ms, nn, np: nn.GLU(1)(_t(ms, np, [[1.0, 2.0, 3.0]])))
+_fwd("hshrink__default", lambda ms, nn, np: nn.HShrink())
+_fwd("hshrink__lambd", lambda ms, nn, np: nn.HShrink(0.4))
+_fwd("hshrink__int_lambd", lambda ms, nn, np: nn.HShrink(1))
+_raise("hshrink__bad_lambd", lambda ms, nn, np: nn.HShrink("a"))
+_fwd("softshrink__default", lambda ms, nn, np: nn.SoftShrink())
+_fwd("softshrink__lambd", lambda ms, nn, np: nn.SoftShrink(0.4))
+_raise("softshrink__bad_lambd", lambda ms, nn, np: nn.SoftShrink("a"))
+_raise("softshrink__negative_lambd_call", lambda ms, nn, np: nn.SoftShrink(-1.0)(_t(ms, np, X)))
+_fwd("hsigmoid", lambda ms, nn, np: nn.HSigmoid())
+_fwd("hsigmoid__wide", lambda ms, nn, np: nn.HSigmoid(), values=[[-4.0, -2.0, 1.0, 3.5]])
+_fwd("hswish", lambda ms, nn, np: nn.HSwish())
+_fwd("hswish__wide", lambda ms, nn, np: nn.HSwish(), values=[[-4.0, -2.0, 1.0, 3.5]])
+_fwd("hardtanh__default", lambda ms, nn, np: nn.Hardtanh())
+_fwd("hardtanh__range", lambda ms, nn, np: nn.Hardtanh(-0.5, 0.6))
+_fwd("hardtanh__int_bounds", lambda ms, nn, np: nn.Hardtanh(-2, 1))
+_raise("hardtanh__min_ge_max", lambda ms, nn, np: nn.Hardtanh(1.0, 0.0))
+_raise("hardtanh__equal", lambda ms, nn, np: nn.Hardtanh(0.5, 0.5))
+_raise("hardtanh__str", lambda ms, nn, np: nn.Hardtanh("a", 1))
+_fwd("leaky_relu__default", lambda ms, nn, np: nn.LeakyReLU())
+_fwd("leaky_relu__alpha", lambda ms, nn, np: nn.LeakyReLU(0.1))
+_fwd("leaky_relu__int_alpha", lambda ms, nn, np: nn.LeakyReLU(2))
+_raise("leaky_relu__str_alpha_call", lambda ms, nn, np: nn.LeakyReLU("a")(_t(ms, np, X)))
+_fwd("logsigmoid", lambda ms, nn, np: nn.LogSigmoid())
+_fwd("mish", lambda ms, nn, np: nn.Mish(), rtol=1e-4)
+_raise("mish__int_input", lambda ms, nn, np: nn.Mish()(_t(ms, np, [1, 2], "int64")))
+_raise("mish__list_input", lambda ms, nn, np: nn.Mish()([1.0]))
+_fwd("relu6", lambda ms, nn, np: nn.ReLU6(), values=[[-1.5, 0.5, 6.5, 3.0]])
+def _selu_expected(np):
+    scale, alpha = 1.0507009873554805, 1.6732632423543772
+    x = np.array(X, np.float64)
+    out = scale * np.where(x > 0, x, alpha * np.expm1(x))
+    probe = np.linspace(-1.0, 1.3, x.size).reshape(x.shape)
+    grad = probe * scale * np.where(x > 0, 1.0, alpha * np.exp(x))
+    return out.astype(np.float32), grad.astype(np.float32)
+
+
+_fwd("selu", lambda ms, nn, np: nn.SeLU(), mindspore_wrong=True, expected=_selu_expected,
+     note="MindSpore 2.10 (CPU) gives wrong gradients of nn.SeLU at negative inputs (e.g. +0.384 instead of "
+          "-0.392 at x=-1.5 with probe -1); the forward values agree with the formula")
+_fwd("softmin__last", lambda ms, nn, np: nn.Softmin())
+_fwd("softmin__axis0", lambda ms, nn, np: nn.Softmin(0))
+_raise("softmin__bad_axis", lambda ms, nn, np: nn.Softmin(5)(_t(ms, np, X)))
+_raise("softmin__int_input", lambda ms, nn, np: nn.Softmin()(_t(ms, np, [1, 2], "int64")))
+_fwd("softmax2d__4d", lambda ms, nn, np: nn.Softmax2d(), values=X4)
+_fwd("softmax2d__3d", lambda ms, nn, np: nn.Softmax2d(), values=X4[0])
+_raise("softmax2d__2d", lambda ms, nn, np: nn.Softmax2d()(_t(ms, np, X)))
+_fwd("softsign", lambda ms, nn, np: nn.Softsign())
+_raise("softsign__int_input", lambda ms, nn, np: nn.Softsign()(_t(ms, np, [1, 2], "int64")))
+_fwd("tanhshrink", lambda ms, nn, np: nn.Tanhshrink(), rtol=1e-4, atol=1e-6)
+_fwd("threshold__float", lambda ms, nn, np: nn.Threshold(0.1, 20.0))
+_fwd("threshold__int", lambda ms, nn, np: nn.Threshold(1, 2))
+_raise("threshold__str_call", lambda ms, nn, np: nn.Threshold("a", 1)(_t(ms, np, X)))
+_raise("threshold__missing_args", lambda ms, nn, np: nn.Threshold())
+
+
+# PReLU: the slopes are a Parameter; gradients for the input and the slopes.
+_fwd("prelu__default", lambda ms, nn, np: nn.PReLU())
+_fwd("prelu__channels_list", lambda ms, nn, np: nn.PReLU(2, [0.1, 0.3]), values=X4)
+_fwd("prelu__channels_tensor", lambda ms, nn, np: nn.PReLU(2, _t(ms, np, [0.2, -0.1])), values=X4)
+_fwd("prelu__float16_input", lambda ms, nn, np: nn.PReLU(), dtype="float16", rtol=2e-3, atol=2e-3)
+_repr("prelu__repr_params", lambda ms, nn, np: nn.PReLU(3))
+_repr("prelu__repr_params_float16", lambda ms, nn, np: nn.PReLU(2, _t(ms, np, [0.2, 0.1], "float16")))
+_raise("prelu__channel0", lambda ms, nn, np: nn.PReLU(0))
+_raise("prelu__list_length", lambda ms, nn, np: nn.PReLU(2, [0.1]))
+_raise("prelu__list_int", lambda ms, nn, np: nn.PReLU(2, [0.1, 1]))
+_raise("prelu__int_w", lambda ms, nn, np: nn.PReLU(1, 1))
+_raise("prelu__int_tensor", lambda ms, nn, np: nn.PReLU(3, ms.Tensor(np.array([1, 2, 3]))))
+_raise("prelu__tensor_shape", lambda ms, nn, np: nn.PReLU(3, _t(ms, np, [0.1, 0.2])))
+_raise("prelu__channel_mismatch_call", lambda ms, nn, np: nn.PReLU(3)(_t(ms, np, X4)))
+
+
+@case
+def rrelu__properties(ms, ops, nn, np):
+    """Positive elements pass; each negative one is scaled by a slope within [lower, upper]; train = eval."""
+    x = _t(ms, np, X)
+    results = []
+    for cell in (nn.RReLU(), nn.RReLU(0.2, 0.4).set_train(), nn.RReLU(1, 2)):
+        y = cell(x).asnumpy()
+        xs = x.asnumpy()
+        ratio = y / xs
+        low, high = float(cell.lower.asnumpy()), float(cell.upper.asnumpy())
+        results.append((y.shape, bool(np.all(ratio[xs > 0] == 1.0)),
+                        bool(np.all((ratio[xs < 0] >= low - 1e-6) & (ratio[xs < 0] <= high + 1e-6)))))
+    return results
+
+
+@case
+def rrelu__fixed_slope(ms, ops, nn, np):
+    return nn.RReLU(0.5, 0.5)(_t(ms, np, X))
+
+
+_raise("rrelu__lower_gt_upper", lambda ms, nn, np: nn.RReLU(0.5, 0.1))
+_raise("rrelu__str", lambda ms, nn, np: nn.RReLU("a"))
+_raise("rrelu__list_input", lambda ms, nn, np: nn.RReLU()([1.0]))
+
+
+@case
+def reprs(ms, ops, nn, np):
+    cells = [nn.CELU(2.0), nn.ELU(), nn.FastGelu(), nn.GLU(), nn.HShrink(), nn.HSigmoid(), nn.HSwish(),
+             nn.Hardtanh(), nn.LeakyReLU(), nn.LogSigmoid(), nn.Mish(), nn.RReLU(), nn.ReLU6(), nn.SeLU(),
+             nn.SoftShrink(), nn.Softmax2d(), nn.Softmin(), nn.Softsign(), nn.Tanhshrink(),
+             nn.Threshold(1.0, 2.0)]
+    return [repr(c) for c in cells]
+
+
+@case
+def get_activation_names(ms, ops, nn, np):
+    names = ["softmin", "softmax2d", "relu6", "rrelu", "tanhshrink", "hardtanh", "fast_gelu", "elu", "softsign",
+             "prelu", "leakyrelu", "hswish", "hsigmoid", "logsigmoid", "softshrink", "hshrink", "mish"]
+    return [type(nn.get_activation(n)).__name__ for n in names]
