@@ -895,8 +895,13 @@ EXAMPLES.update({
     "nn.Softmax2d()": {"x": lambda: F(2, 3, 4)},
     "nn.GLU()": {"x": lambda: F(2, 4)},
     "nn.Threshold": {"threshold": lambda: 0.5, "value": lambda: 1.0},
+    "nn.Linear": {"in_features": lambda: 3, "out_features": lambda: 2}, "nn.Linear()": {"x": lambda: F(4, 3)},
+    "nn.BiDense": {"in1_channels": lambda: 3, "in2_channels": lambda: 2, "out_channels": lambda: 4},
+    "nn.BiDense()": {"input1": lambda: F(4, 3), "input2": lambda: F(4, 2)},
+    "nn.Unflatten": {"axis": lambda: 1, "unflattened_size": lambda: (3, 1)},
 })
-BUILD.update({"nn.Threshold": lambda: nn.Threshold(0.5, 1.0)})
+BUILD.update({"nn.Threshold": lambda: nn.Threshold(0.5, 1.0), "nn.Linear": lambda: nn.Linear(3, 2),
+              "nn.BiDense": lambda: nn.BiDense(3, 2, 4), "nn.Unflatten": lambda: nn.Unflatten(1, (3, 1))})
 
 
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.

@@ -214,3 +214,168 @@ def get_activation_names(ms, ops, nn, np):
     names = ["softmin", "softmax2d", "relu6", "rrelu", "tanhshrink", "hardtanh", "fast_gelu", "elu", "softsign",
              "prelu", "leakyrelu", "hswish", "hsigmoid", "logsigmoid", "softshrink", "hshrink", "mish"]
     return [type(nn.get_activation(n)).__name__ for n in names]
+
+
+# ---------------------------------------------------------------------------- channel dropout
+_DROP_SHAPES = {"Dropout1d": (4, 6, 5), "Dropout2d": (2, 6, 3, 3), "Dropout3d": (2, 6, 2, 2, 2)}
+
+
+def _drop_properties(ms, nn, np, name, p, dtype="float32", shape=None):
+    """Shape, dtype, values in {0, 1/(1-p)}, whole channels alike, and the gradient equal to the mask."""
+    shape = shape or _DROP_SHAPES[name]
+    cell = getattr(nn, name)(p).set_train()
+    x = ms.Tensor(np.ones(shape, dtype))
+
+    def f(x):
+        return cell(x)
+
+    out, grad = ms.value_and_grad(lambda x: (f(x) * 1).sum())(x) if dtype != "int32" else (None, None)
+    y = cell(x).asnumpy().astype(np.float64)
+    flat = y.reshape((-1,) + shape[-1:]) if len(shape) == 2 else y.reshape(shape[0] * shape[1], -1)
+    scale = 1.0 / (1.0 - p) if p < 1 else 0.0
+    values = sorted(set(np.unique(y).tolist()))
+    return (tuple(cell(x).shape), str(cell(x).dtype),
+            all(v in (0.0, scale) or abs(v - scale) < 1e-3 * scale for v in values),
+            bool(np.all(flat == flat[:, :1])),
+            None if grad is None else bool(np.all((grad.asnumpy() == 0) | (abs(grad.asnumpy() - scale) < 1e-3))))
+
+
+for _name in ("Dropout1d", "Dropout2d", "Dropout3d"):
+    case(_named(lambda ms, ops, nn, np, _n=_name: _drop_properties(ms, nn, np, _n, 0.5), f"{_name.lower()}__train"))
+    case(_named(lambda ms, ops, nn, np, _n=_name: _drop_properties(ms, nn, np, _n, 0.2), f"{_name.lower()}__p02"))
+    case(_named(lambda ms, ops, nn, np, _n=_name: _drop_properties(ms, nn, np, _n, 0.5, "float16"),
+                f"{_name.lower()}__float16"))
+    case(_named(lambda ms, ops, nn, np, _n=_name: _drop_properties(ms, nn, np, _n, 0.5, "int32"),
+                f"{_name.lower()}__int32"))
+    case(_named(lambda ms, ops, nn, np, _n=_name: getattr(nn, _n)(1.0).set_train()(
+        ms.Tensor(np.ones(_DROP_SHAPES[_n], np.float32))), f"{_name.lower()}__p1_zeros"))
+
+    def _identity(ms, ops, nn, np, _n=_name):
+        x = ms.Tensor(np.ones(_DROP_SHAPES[_n], np.float32))
+        cell = getattr(nn, _n)(0.5)
+        first = cell(x) is x
+        cell.set_train()
+        cell.set_train(False)
+        return first, cell(x) is x, getattr(nn, _n)(0.0).set_train()(x) is x, cell.training
+    case(_named(_identity, f"{_name.lower()}__eval_identity"))
+    _raise(f"{_name.lower()}__int_p", lambda ms, nn, np, _n=_name: getattr(nn, _n)(1))
+    _raise(f"{_name.lower()}__p_above_1", lambda ms, nn, np, _n=_name: getattr(nn, _n)(1.5))
+    _raise(f"{_name.lower()}__p_negative", lambda ms, nn, np, _n=_name: getattr(nn, _n)(-0.1))
+    _raise(f"{_name.lower()}__str_p", lambda ms, nn, np, _n=_name: getattr(nn, _n)("a"))
+    _raise(f"{_name.lower()}__bad_rank", lambda ms, nn, np, _n=_name: getattr(nn, _n)().set_train()(
+        ms.Tensor(np.ones((2, 3, 2, 2, 2, 2), np.float32))))
+
+case(_named(lambda ms, ops, nn, np: _drop_properties(ms, nn, np, "Dropout1d", 0.5, shape=(6, 5)),
+            "dropout1d__unbatched"))
+_raise("dropout2d__3d_input", lambda ms, nn, np: nn.Dropout2d().set_train()(ms.Tensor(np.ones((4, 6, 5), np.float32))))
+_raise("dropout3d__4d_input", lambda ms, nn, np: nn.Dropout3d().set_train()(
+    ms.Tensor(np.ones((2, 6, 3, 3), np.float32))))
+
+
+@case
+def dropout1d__repr(ms, ops, nn, np):
+    return repr(nn.Dropout1d()), repr(nn.Dropout1d(0.2))
+
+
+def _dropout_repr_expected(np):
+    return ("Dropout2d(p=0.5)", "Dropout2d(p=0.2)", "Dropout3d(p=0.5)", "Dropout3d(p=0.2)"), (0.5, 0.2, 0.5, 0.2)
+
+
+@case(mindspore_wrong=True, expected=_dropout_repr_expected,
+      note="MindSpore 2.10 prints the keep probability 1 - p under the name p (Dropout2d(0.2) shows p=0.8)")
+def dropout23d__repr(ms, ops, nn, np):
+    """The repr texts, and the number each shows as ``p``."""
+    texts = repr(nn.Dropout2d()), repr(nn.Dropout2d(0.2)), repr(nn.Dropout3d()), repr(nn.Dropout3d(0.2))
+    return texts, tuple(float(t.split("p=")[1].rstrip(")")) for t in texts)
+
+
+# ---------------------------------------------------------------------------- Identity, Unflatten
+@case
+def identity__same_object(ms, ops, nn, np):
+    x = _t(ms, np, X)
+    cell = nn.Identity(1, 2, a=3)
+    return cell(x) is x, cell(3), repr(cell), list(cell.parameters_and_names())
+
+
+_fwd("identity__grad", lambda ms, nn, np: nn.Identity())
+
+X3 = [[[float(i + 6 * j + 24 * k) / 10 - 2.0 for i in range(6)] for j in range(4)] for k in range(2)]
+_fwd("unflatten__axis1", lambda ms, nn, np: nn.Unflatten(1, (2, 2)), values=X3)
+_fwd("unflatten__last_list", lambda ms, nn, np: nn.Unflatten(-1, [3, 2]), values=X3)
+_fwd("unflatten__neg2", lambda ms, nn, np: nn.Unflatten(-2, (2, -1)), values=X3)
+_fwd("unflatten__axis0", lambda ms, nn, np: nn.Unflatten(0, (1, 2)), values=X3)
+_fwd("unflatten__singleton", lambda ms, nn, np: nn.Unflatten(2, (6,)), values=X3)
+_raise("unflatten__size_mismatch", lambda ms, nn, np: nn.Unflatten(1, (3, 2))(_t(ms, np, X3)))
+_raise("unflatten__float_axis", lambda ms, nn, np: nn.Unflatten(1.0, (2, 2)))
+_raise("unflatten__int_size", lambda ms, nn, np: nn.Unflatten(1, 2))
+
+
+@case
+def unflatten__repr(ms, ops, nn, np):
+    return repr(nn.Unflatten(1, [2, 2])), nn.Unflatten(1, [2, 2]).unflattened_size
+
+
+# ---------------------------------------------------------------------------- Linear
+W23 = [[0.5, -1.0, 0.25], [2.0, 0.3, -0.7]]
+B2 = [0.1, -0.2]
+
+
+_fwd("linear__bias", lambda ms, nn, np: nn.Linear(3, 2, weight_init=_t(ms, np, W23), bias_init=_t(ms, np, B2)),
+     values=[[1.0, 2.0, -0.5], [0.3, -1.2, 0.8]])
+_fwd("linear__no_bias", lambda ms, nn, np: nn.Linear(3, 2, bias=False, weight_init=_t(ms, np, W23)),
+     values=[[1.0, 2.0, -0.5], [0.3, -1.2, 0.8]])
+_fwd("linear__3d", lambda ms, nn, np: nn.Linear(3, 2, weight_init=_t(ms, np, W23), bias_init=_t(ms, np, B2)),
+     values=[[[1.0, 2.0, -0.5]], [[0.3, -1.2, 0.8]]])
+_fwd("linear__ones_init", lambda ms, nn, np: nn.Linear(3, 2, weight_init="ones", bias_init="zeros"),
+     values=[[1.0, 2.0, -0.5]])
+_repr("linear__repr_params", lambda ms, nn, np: nn.Linear(3, 2))
+_repr("linear__repr_no_bias", lambda ms, nn, np: nn.Linear(3, 2, bias=False))
+_repr("linear__float16", lambda ms, nn, np: nn.Linear(3, 2, dtype=ms.float16))
+
+
+@case
+def linear__default_init_ranges(ms, ops, nn, np):
+    layer = nn.Linear(16, 8)
+    w, b = layer.weight.asnumpy(), layer.bias.asnumpy()
+    bound_w = np.sqrt(6.0 / ((1 + 5.0) * 16))  # He-uniform with a = sqrt(5)
+    return bool(np.all(np.abs(w) <= bound_w + 1e-6)), bool(np.all(np.abs(b) <= 0.25 + 1e-6)), bool(w.std() > 0)
+
+
+_raise("linear__zero_in", lambda ms, nn, np: nn.Linear(0, 2))
+_raise("linear__float_out", lambda ms, nn, np: nn.Linear(3, 2.0))
+_raise("linear__int_bias", lambda ms, nn, np: nn.Linear(3, 2, bias=1))
+_raise("linear__weight_shape", lambda ms, nn, np: nn.Linear(3, 2, weight_init=_t(ms, np, np.ones((3, 2)))))
+_raise("linear__bias_shape", lambda ms, nn, np: nn.Linear(3, 2, bias_init=_t(ms, np, [1.0, 2.0, 3.0])))
+_raise("linear__input_features", lambda ms, nn, np: nn.Linear(3, 2)(_t(ms, np, np.ones((2, 4)))))
+
+# ---------------------------------------------------------------------------- BiDense
+WB = [[[0.5, -1.0, 0.25], [2.0, 0.3, -0.7]], [[0.1, 0.2, -0.3], [-0.4, 0.6, 0.9]]]  # (2, 2, 3)
+X1 = [[1.0, -0.5], [0.3, 2.0]]
+X2 = [[0.2, -1.0, 0.7], [1.5, 0.4, -0.3]]
+
+
+def _bidense_case(name, make, x1, x2, **hints):
+    def run(ms, ops, nn, np):
+        return _fwd_grad(ms, np, make(ms, nn, np), _t(ms, np, x1), _t(ms, np, x2))
+    case(_named(run, name), **hints)
+
+
+_bidense_case("bidense__bias", lambda ms, nn, np: nn.BiDense(2, 3, 2, weight_init=_t(ms, np, WB),
+                                                             bias_init=_t(ms, np, B2)), X1, X2)
+_bidense_case("bidense__no_bias", lambda ms, nn, np: nn.BiDense(2, 3, 2, weight_init=_t(ms, np, WB), has_bias=False),
+              X1, X2)
+_bidense_case("bidense__1d", lambda ms, nn, np: nn.BiDense(2, 3, 2, weight_init=_t(ms, np, WB),
+                                                           bias_init=_t(ms, np, B2)), X1[0], X2[0])
+_bidense_case("bidense__3d", lambda ms, nn, np: nn.BiDense(2, 3, 2, weight_init=_t(ms, np, WB),
+                                                           bias_init=_t(ms, np, B2)), [X1, X1], [X2, X2])
+_repr("bidense__repr_params", lambda ms, nn, np: nn.BiDense(2, 3, 4))
+_repr("bidense__repr_no_bias", lambda ms, nn, np: nn.BiDense(2, 3, 4, has_bias=False))
+_raise("bidense__zero_in1", lambda ms, nn, np: nn.BiDense(0, 3, 4))
+_raise("bidense__int_has_bias", lambda ms, nn, np: nn.BiDense(2, 3, 4, has_bias=1))
+_raise("bidense__weight_shape", lambda ms, nn, np: nn.BiDense(2, 3, 4, weight_init=_t(ms, np, np.ones((4, 3, 2)))))
+_raise("bidense__bias_shape", lambda ms, nn, np: nn.BiDense(2, 3, 4, bias_init=_t(ms, np, np.ones((3,)))))
+_raise("bidense__in1_mismatch", lambda ms, nn, np: nn.BiDense(2, 3, 4)(_t(ms, np, np.ones((5, 3))),
+                                                                       _t(ms, np, np.ones((5, 3)))))
+_raise("bidense__batch_mismatch", lambda ms, nn, np: nn.BiDense(2, 3, 4)(_t(ms, np, np.ones((5, 2))),
+                                                                         _t(ms, np, np.ones((4, 3)))))
+_raise("bidense__list_input", lambda ms, nn, np: nn.BiDense(2, 3, 4)([1.0, 2.0], _t(ms, np, np.ones((3,)))))

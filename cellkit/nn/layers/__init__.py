@@ -9,3 +9,5 @@ from .math import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .activation_extra import *  # noqa: F401,F403
+from .dropout_nd import *  # noqa: F401,F403
+from .basic_extra import *  # noqa: F401,F403

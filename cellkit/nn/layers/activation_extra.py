@@ -273,9 +273,9 @@ class PReLU(Cell):
     Raises
     ------
     TypeError
-        ``w`` is none of the three kinds.
+        ``channel`` not an int, or ``w`` none of the three kinds.
     ValueError
-        ``channel`` not a positive int, a list of the wrong length or with a
+        ``channel`` not positive, a list of the wrong length or with a
         non-float element, a Tensor of another dtype or shape.
 
     >>> import cellkit as ms
@@ -290,7 +290,9 @@ class PReLU(Cell):
 
     def __init__(self, channel=1, w=0.25):
         super().__init__()
-        if isinstance(channel, bool) or not isinstance(channel, int) or channel <= 0:
+        if isinstance(channel, bool) or not isinstance(channel, int):
+            raise TypeError(f"For 'PReLU', the 'channel' must be int, but got '{type(channel).__name__}'.")
+        if channel <= 0:
             raise ValueError(f"For 'PReLU', the 'channel' must be int and must > 0, but got {channel!r} with type "
                              f"'{type(channel).__name__}'.")
         if isinstance(w, (float, np.floating)):
