@@ -900,6 +900,31 @@ EXAMPLES.update({
     "nn.BiDense()": {"input1": lambda: F(4, 3), "input2": lambda: F(4, 2)},
     "nn.Unflatten": {"axis": lambda: 1, "unflattened_size": lambda: (3, 1)},
 })
+# nn loss layers (nn-act): valid inputs of each loss call.
+EXAMPLES.update({
+    "nn.BCELoss()": {"logits": lambda: F(2, 3) * 0.5, "labels": lambda: F(2, 3) * 0.5},
+    "nn.BCEWithLogitsLoss()": {"input": lambda: F(2, 3), "target": lambda: F(2, 3) * 0.5},
+    "nn.CTCLoss()": {"log_probs": lambda: ms.ops.log_softmax(F(4, 2, 3), -1), "targets": lambda: I(2, 2, high=2) + 1,
+                     "input_lengths": lambda: ms.Tensor([4, 3], ms.int32),
+                     "target_lengths": lambda: ms.Tensor([2, 1], ms.int32)},
+    "nn.CosineEmbeddingLoss()": {"logits_x1": lambda: F(2, 3), "logits_x2": lambda: F(2, 3) - 1.0,
+                                 "labels": lambda: ms.Tensor([1, -1], ms.int32)},
+    "nn.GaussianNLLLoss()": {"logits": lambda: F(2, 3), "labels": lambda: F(2, 3) - 1.0, "var": lambda: F(2, 3)},
+    "nn.HingeEmbeddingLoss()": {"logits": lambda: F(2, 3), "labels": lambda: I(2, 3) * 2.0 - 1.0},
+    "nn.HuberLoss()": {"logits": lambda: F(2, 3), "labels": lambda: F(2, 3) - 1.0},
+    "nn.KLDivLoss()": {"logits": lambda: F(2, 3) - 2.0, "labels": lambda: F(2, 3) * 0.5},
+    "nn.MAELoss()": {"logits": lambda: F(2, 3), "label": lambda: F(2, 3) - 1.0},
+    "nn.MarginRankingLoss()": {"input1": lambda: F(2, 3), "input2": lambda: F(2, 3) - 1.0,
+                               "target": lambda: I(2, 3) * 2.0 - 1.0},
+    "nn.MultiLabelSoftMarginLoss()": {"x": lambda: F(2, 3), "target": lambda: I(2, 3) * 1.0},
+    "nn.MultiMarginLoss()": {"x": lambda: F(2, 3), "target": lambda: I(2, high=3, dtype=np.int64)},
+    "nn.NLLLoss()": {"logits": lambda: F(2, 3) - 2.0, "labels": lambda: I(2, high=3)},
+    "nn.PoissonNLLLoss()": {"input": lambda: F(2, 3), "target": lambda: F(2, 3) * 2.0},
+    "nn.RMSELoss()": {"logits": lambda: F(2, 3), "label": lambda: F(2, 3) - 1.0},
+    "nn.SmoothL1Loss()": {"logits": lambda: F(2, 3), "labels": lambda: F(2, 3) - 1.0},
+    "nn.TripletMarginWithDistanceLoss()": {"x": lambda: F(2, 3), "positive": lambda: F(2, 3) - 1.0,
+                                           "negative": lambda: F(2, 3) + 1.0},
+})
 BUILD.update({"nn.Threshold": lambda: nn.Threshold(0.5, 1.0), "nn.Linear": lambda: nn.Linear(3, 2),
               "nn.BiDense": lambda: nn.BiDense(3, 2, 4), "nn.Unflatten": lambda: nn.Unflatten(1, (3, 1))})
 

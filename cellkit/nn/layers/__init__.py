@@ -11,3 +11,4 @@ from .pooling import *  # noqa: F401,F403
 from .activation_extra import *  # noqa: F401,F403
 from .dropout_nd import *  # noqa: F401,F403
 from .basic_extra import *  # noqa: F401,F403
+from .loss_extra import *  # noqa: F401,F403
