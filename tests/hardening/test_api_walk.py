@@ -925,6 +925,17 @@ EXAMPLES.update({
     "nn.TripletMarginWithDistanceLoss()": {"x": lambda: F(2, 3), "positive": lambda: F(2, 3) - 1.0,
                                            "negative": lambda: F(2, 3) + 1.0},
 })
+# nn math / lookup / sparse layers (nn-act).
+EXAMPLES.update({
+    "nn.EmbeddingLookup": {"vocab_size": lambda: 5, "embedding_size": lambda: 3},
+    "nn.EmbeddingLookup()": {"indices": lambda: I(2, 3, high=5)},
+    "nn.ReduceLogSumExp": {"axis": lambda: 1},
+    "nn.IGamma()": {"a": lambda: F(2, 3), "x": lambda: F(2, 3)},
+    "nn.SparseTensorDenseMatmul()": {"indices": lambda: ms.Tensor([[0, 1], [1, 2]], ms.int32),
+                                     "values": lambda: F(2), "sparse_shape": lambda: (2, 3), "dense": lambda: F(3, 2)},
+    "nn.SparseToDense()": {"sparse_tensor": lambda: ms.COOTensor(ms.Tensor([[0, 1]], ms.int32), F(1), (2, 2))},
+})
+BUILD.update({"nn.EmbeddingLookup": lambda: nn.EmbeddingLookup(5, 3), "nn.ReduceLogSumExp": lambda: nn.ReduceLogSumExp(1)})
 BUILD.update({"nn.Threshold": lambda: nn.Threshold(0.5, 1.0), "nn.Linear": lambda: nn.Linear(3, 2),
               "nn.BiDense": lambda: nn.BiDense(3, 2, 4), "nn.Unflatten": lambda: nn.Unflatten(1, (3, 1))})
 

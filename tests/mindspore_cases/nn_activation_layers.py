@@ -379,3 +379,196 @@ _raise("bidense__in1_mismatch", lambda ms, nn, np: nn.BiDense(2, 3, 4)(_t(ms, np
 _raise("bidense__batch_mismatch", lambda ms, nn, np: nn.BiDense(2, 3, 4)(_t(ms, np, np.ones((5, 2))),
                                                                          _t(ms, np, np.ones((4, 3)))))
 _raise("bidense__list_input", lambda ms, nn, np: nn.BiDense(2, 3, 4)([1.0, 2.0], _t(ms, np, np.ones((3,)))))
+
+
+# ---------------------------------------------------------------------------- EmbeddingLookup
+TABLE = [[0.5, -1.0, 0.25], [2.0, 0.3, -0.7], [0.1, 0.2, -0.3], [3.0, 4.0, 1.0]]
+
+
+def _lookup_case(name, make, ids, **hints):
+    """Register ``name``: the rows looked up, and the gradient for the table."""
+    def run(ms, ops, nn, np):
+        cell = make(ms, nn, np)
+        indices = ms.Tensor(np.array(ids, np.int32))
+        out = cell(indices)
+        probe = _probe(ms, np, tuple(out.shape), out.dtype)
+        grads = ms.grad(lambda i: (cell(i) * probe).sum(), grad_position=None, weights=cell.trainable_params())(
+            indices)
+        return out, grads
+    case(_named(run, name), **hints)
+
+
+def _lookup_expected(ids):
+    """The rows of TABLE at ``ids`` (zeros out of range) and the table gradient: probe rows added at ``ids``."""
+    def expected(np):
+        table = np.array(TABLE, np.float64)
+        flat = np.array(ids).reshape(-1)
+        probe = np.linspace(-1.0, 1.3, flat.size * 3).reshape(flat.size, 3)
+        rows = np.array([table[i] if 0 <= i < 4 else np.zeros(3) for i in flat])
+        grad = np.zeros_like(table)
+        for k, i in enumerate(flat):
+            if 0 <= i < 4:
+                grad[i] += probe[k]
+        return rows.reshape(np.array(ids).shape + (3,)).astype(np.float32), (grad.astype(np.float32),)
+    return expected
+
+
+_LOOKUP_NOTE = ("MindSpore 2.10's EmbeddingLookup (target 'CPU', sparse) has a sparse row gradient; ms.grad returns "
+                "its values in lookup order, unscattered (row k of the result is the k-th looked-up row's "
+                "gradient), not the gradient of the table: repeated ids are not added, out-of-range ids not dropped")
+_lookup_case("embedding_lookup__cpu", lambda ms, nn, np: nn.EmbeddingLookup(4, 3, param_init=_t(ms, np, TABLE)),
+             [[0, 3], [1, 1]], mindspore_wrong=True, expected=_lookup_expected([[0, 3], [1, 1]]), note=_LOOKUP_NOTE)
+_lookup_case("embedding_lookup__out_of_range_rows", lambda ms, nn, np: nn.EmbeddingLookup(
+    4, 3, param_init=_t(ms, np, TABLE)), [[0, -1], [5, 2]], mindspore_wrong=True,
+    expected=_lookup_expected([[0, -1], [5, 2]]), note=_LOOKUP_NOTE)
+_lookup_case("embedding_lookup__device_dense", lambda ms, nn, np: nn.EmbeddingLookup(
+    4, 3, param_init=_t(ms, np, TABLE), target="DEVICE", sparse=False), [[0, 3], [2, 1]])
+
+
+def _lookup_max_norm_expected(np):
+    table = np.array(TABLE, np.float64)
+    ids = np.array([[0, 3], [1, 2]])
+    rows = table[ids]
+    norms = np.sqrt((rows ** 2).sum(-1, keepdims=True))
+    return (rows * 2.0 / np.maximum(norms, 2.0)).astype(np.float32)
+
+
+@case(mindspore_wrong=True, expected=_lookup_max_norm_expected,
+      note="MindSpore 2.10 (CPU) caps EmbeddingLookup rows with norms taken over the wrong slices (a row of norm "
+           "5.1 comes out with norm 2.97 > max_norm ... or rows above max_norm are left longer than it); its docs "
+           "cap each row's L2 norm at max_norm")
+def embedding_lookup__max_norm(ms, ops, nn, np):
+    cell = nn.EmbeddingLookup(4, 3, param_init=_t(ms, np, TABLE), max_norm=2.0)
+    return cell(ms.Tensor(np.array([[0, 3], [1, 2]], np.int32)))
+
+
+@case
+def embedding_lookup__params(ms, ops, nn, np):
+    cell = nn.EmbeddingLookup(4, 3)
+    half = nn.EmbeddingLookup(5, 2, dtype=ms.float16)
+    ids64 = nn.EmbeddingLookup(4, 3, param_init=_t(ms, np, TABLE))(ms.Tensor(np.array([[3, 0]], np.int64)))
+    return (repr(cell), [(n, p.name, tuple(p.shape), str(p.dtype)) for n, p in cell.parameters_and_names()],
+            str(half.embedding_table.dtype), ids64, nn.EmbeddingLookup(4, 3, slice_mode="table_row_slice").target)
+
+
+_raise("embedding_lookup__cpu_dense", lambda ms, nn, np: nn.EmbeddingLookup(4, 3, target="CPU", sparse=False))
+_raise("embedding_lookup__bad_target", lambda ms, nn, np: nn.EmbeddingLookup(4, 3, target="GPU"))
+_raise("embedding_lookup__zero_vocab", lambda ms, nn, np: nn.EmbeddingLookup(0, 3))
+_raise("embedding_lookup__int_sparse", lambda ms, nn, np: nn.EmbeddingLookup(4, 3, sparse=1))
+_raise("embedding_lookup__negative_max_norm", lambda ms, nn, np: nn.EmbeddingLookup(4, 3, max_norm=-1.0))
+_raise("embedding_lookup__int_max_norm", lambda ms, nn, np: nn.EmbeddingLookup(4, 3, max_norm=1))
+_raise("embedding_lookup__float_ids", lambda ms, nn, np: nn.EmbeddingLookup(4, 3)(_t(ms, np, [[0.0]])))
+_raise("embedding_lookup__device_out_of_range", lambda ms, nn, np: nn.EmbeddingLookup(
+    4, 3, target="DEVICE", sparse=False)(ms.Tensor(np.array([[0, 7]], np.int32))))
+
+
+# ---------------------------------------------------------------------------- ReduceLogSumExp, IGamma
+XL = [[0.5, -1.0, 0.25, 2.0], [1.2, 0.3, -0.7, 0.1], [3.0, -2.0, 0.0, 1.5]]
+_fwd("reduce_logsumexp__axis1", lambda ms, nn, np: nn.ReduceLogSumExp(1), values=XL)
+_fwd("reduce_logsumexp__axis0_keep", lambda ms, nn, np: nn.ReduceLogSumExp(0, True), values=XL)
+_fwd("reduce_logsumexp__negative_axis", lambda ms, nn, np: nn.ReduceLogSumExp(-1), values=XL)
+_fwd("reduce_logsumexp__list_axis", lambda ms, nn, np: nn.ReduceLogSumExp([0, 1]), values=XL)
+_fwd("reduce_logsumexp__all", lambda ms, nn, np: nn.ReduceLogSumExp(()), values=XL)
+_fwd("reduce_logsumexp__all_keep", lambda ms, nn, np: nn.ReduceLogSumExp((0, 1), True), values=XL)
+XBIG = [[1000.0, 1001.0], [-5.0, 2.0]]
+
+
+def _logsumexp_large_expected(np):
+    x = np.array(XBIG, np.float64)
+    m = x.max(1, keepdims=True)
+    out = (np.log(np.exp(x - m).sum(1, keepdims=True)) + m)[:, 0]
+    return out[:1].astype(np.float32), np.ones(2, np.float32), np.ones((2, 2), np.float32)
+
+
+@case(mindspore_wrong=True, expected=_logsumexp_large_expected,
+      note="MindSpore 2.10 nn.ReduceLogSumExp shifts by the global maximum: the row [-5, 2] next to a row near 1000 "
+           "underflows to -inf, and every gradient is NaN (log(e^-5 + e^2) = 2.0009; tests/nn checks the values)")
+def reduce_logsumexp__large(ms, ops, nn, np):
+    """The first row's value, and which values and gradients are finite (MindSpore's are not)."""
+    cell = nn.ReduceLogSumExp(1)
+    x = _t(ms, np, XBIG)
+    out = cell(x)
+    grad = ms.grad(lambda x: (cell(x) * _t(ms, np, [-1.0, 1.3])).sum())(x)
+    return out[:1], ops.isfinite(out).astype(ms.float32), ops.isfinite(grad).astype(ms.float32)
+
+
+_raise("reduce_logsumexp__float_axis", lambda ms, nn, np: nn.ReduceLogSumExp(1.5))
+_raise("reduce_logsumexp__int_keep_dims", lambda ms, nn, np: nn.ReduceLogSumExp(1, 1))
+_raise("reduce_logsumexp__axis_range", lambda ms, nn, np: nn.ReduceLogSumExp(5)(_t(ms, np, XL)))
+_raise("reduce_logsumexp__int_input", lambda ms, nn, np: nn.ReduceLogSumExp(1)(_t(ms, np, [[1, 2]], "int64")))
+
+
+@case
+def reduce_logsumexp__repr(ms, ops, nn, np):
+    return repr(nn.ReduceLogSumExp(1))
+
+
+@case(rtol=1e-4, atol=1e-6)
+def igamma__values(ms, ops, nn, np):
+    a = _t(ms, np, [0.5, 1.0, 2.0, 3.5, 0.8])
+    x = _t(ms, np, [0.3, 1.0, 3.0, 2.0, 5.0])
+    return nn.IGamma()(a, x)
+
+
+@case(rtol=1e-4, atol=1e-6)
+def igamma__broadcast_edges(ms, ops, nn, np):
+    cell = nn.IGamma()
+    return (cell(_t(ms, np, [[0.5], [2.0]]), _t(ms, np, [0.3, 1.5])),
+            cell(_t(ms, np, [0.5, 2.0]), _t(ms, np, [0.0, 0.0])),
+            cell(_t(ms, np, [-0.5, 1.0]), _t(ms, np, [0.3, -1.0])))
+
+
+@case(rtol=1e-4, atol=1e-6)
+def igamma__grad_x(ms, ops, nn, np):
+    a = _t(ms, np, [0.5, 1.0, 2.0, 3.5])
+    x = _t(ms, np, [0.3, 1.0, 3.0, 2.0])
+    return ms.grad(lambda x: (nn.IGamma()(a, x) * _t(ms, np, [1.0, -0.5, 0.25, 2.0])).sum())(x)
+
+
+_raise("igamma__float64", lambda ms, nn, np: nn.IGamma()(_t(ms, np, [0.5], "float64"), _t(ms, np, [0.3], "float64")))
+_raise("igamma__mixed", lambda ms, nn, np: nn.IGamma()(_t(ms, np, [0.5]), _t(ms, np, [0.3], "float64")))
+
+
+# ---------------------------------------------------------------------------- SparseTensorDenseMatmul, SparseToDense
+def _st(ms, np):
+    return ms.Tensor(np.array([[0, 1], [1, 2], [2, 0]], np.int32)), _t(ms, np, [1.5, -2.0, 0.5])
+
+
+DENSE = [[0.5, -1.0], [2.0, 0.3], [0.1, 0.2], [3.0, 4.0]]
+
+
+def _stdm_case(name, make, dense_values, shape=(3, 4)):
+    def run(ms, ops, nn, np):
+        cell = make(nn)
+        indices, values = _st(ms, np)
+        dense = _t(ms, np, dense_values)
+        out = cell(indices, values, shape, dense)
+        probe = _probe(ms, np, tuple(out.shape), out.dtype)
+        grads = ms.grad(lambda v, d: (cell(indices, v, shape, d) * probe).sum(), grad_position=(0, 1))(values, dense)
+        return out, grads
+    case(_named(run, name))
+
+
+_stdm_case("sparse_dense_matmul__plain", lambda nn: nn.SparseTensorDenseMatmul(), DENSE)
+_stdm_case("sparse_dense_matmul__adjoint_st", lambda nn: nn.SparseTensorDenseMatmul(adjoint_st=True), DENSE[:3])
+_stdm_case("sparse_dense_matmul__adjoint_dt", lambda nn: nn.SparseTensorDenseMatmul(adjoint_dt=True),
+           [list(r) for r in zip(*DENSE)])
+_stdm_case("sparse_dense_matmul__both", lambda nn: nn.SparseTensorDenseMatmul(True, True),
+           [list(r) for r in zip(*DENSE[:3])])
+
+
+@case
+def sparse_dense_matmul__shape_tensor(ms, ops, nn, np):
+    indices, values = _st(ms, np)
+    return nn.SparseTensorDenseMatmul()(indices.astype(ms.int64), values, ms.Tensor(np.array([3, 4])),
+                                        _t(ms, np, DENSE)), repr(nn.SparseTensorDenseMatmul())
+
+
+_raise("sparse_dense_matmul__int_adjoint", lambda ms, nn, np: nn.SparseTensorDenseMatmul(adjoint_st=1))
+
+
+@case
+def sparse_to_dense__coo(ms, ops, nn, np):
+    indices, values = _st(ms, np)
+    cell = nn.SparseToDense()
+    return cell(ms.COOTensor(indices, values, (3, 4))), repr(cell)
