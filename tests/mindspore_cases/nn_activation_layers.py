@@ -434,9 +434,9 @@ def _lookup_max_norm_expected(np):
 
 
 @case(mindspore_wrong=True, expected=_lookup_max_norm_expected,
-      note="MindSpore 2.10 (CPU) caps EmbeddingLookup rows with norms taken over the wrong slices (a row of norm "
-           "5.1 comes out with norm 2.97 > max_norm ... or rows above max_norm are left longer than it); its docs "
-           "cap each row's L2 norm at max_norm")
+      note="MindSpore 2.10 (CPU) caps EmbeddingLookup rows with norms taken over the wrong slices of the output "
+           "(with max_norm=2.0 the row [3, 4, 1] comes out with norm 3.2); its docs cap each row's L2 norm at "
+           "max_norm")
 def embedding_lookup__max_norm(ms, ops, nn, np):
     cell = nn.EmbeddingLookup(4, 3, param_init=_t(ms, np, TABLE), max_norm=2.0)
     return cell(ms.Tensor(np.array([[0, 3], [1, 2]], np.int32)))

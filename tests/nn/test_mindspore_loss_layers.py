@@ -43,3 +43,32 @@ def test_nn_loss_layers_mindspore_wrong_cases_are_evidenced():
         entry = RECORDED["cases"].get(case.name, {})
         if case.mindspore_wrong and "value" in entry and not entry.get("expected_structure_differs"):
             assert entry["expected_max_abs_diff"] > max(case.atol, 1e-3), case.name
+
+
+def test_layers_and_losses_run_in_graph_mode_with_the_same_gradients():
+    """A net of the new layers and a loss: GRAPH_MODE gives PyNative's loss and parameter gradients."""
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 6)
+            self.act = nn.PReLU()
+            self.unflatten = nn.Unflatten(1, (2, 3))
+            self.bilinear = nn.BiDense(3, 3, 2)
+            self.loss = nn.HuberLoss()
+
+        def construct(self, x, y):
+            h = self.unflatten(self.act(self.fc(x)))
+            return self.loss(self.bilinear(h[:, 0], h[:, 1]), y)
+
+    rng = np.random.default_rng(0)
+    x, y = ms.Tensor(rng.random((5, 4), np.float32)), ms.Tensor(rng.random((5, 2), np.float32))
+    net = Net()
+    eager = ms.value_and_grad(net, None, net.trainable_params())(x, y)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        graph = ms.value_and_grad(net, None, net.trainable_params())(x, y)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(graph[0].asnumpy(), eager[0].asnumpy(), rtol=1e-6)
+    for g, e in zip(graph[1], eager[1]):
+        np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=1e-6, atol=1e-7)
