@@ -59,7 +59,7 @@ class LossBase(Cell):
                              f"but got {reduction!r}.")
         self.reduction = reduction
         self.reduce = reduction != "none"
-        self.average = reduction == "mean"
+        self.average = reduction != "sum"  # as in MindSpore: True for 'none' too (``reduce`` is False there)
 
     def get_axis(self, x):
         """All axes of ``x``, as a tuple: ``(0, 1, ..., x.ndim - 1)``."""

@@ -920,6 +920,7 @@ EXAMPLES.update({
     "ms.build_train_network": {"network": lambda: nn.Dense(3, 2),
                                "optimizer": lambda: nn.SGD(nn.Dense(3, 2).trainable_params()),
                                "loss_fn": lambda: nn.MSELoss()},
+})
 # nn conv / pooling / padding / resampling / normalisation / image layers (issue 16, nn-conv): constructors and calls.
 _X5 = lambda: F(1, 2, 4, 4, 4)  # noqa: E731
 _X4 = lambda: F(1, 2, 4, 4)  # noqa: E731
@@ -1002,6 +1003,55 @@ EXAMPLES.update({
     "nn.LRN()": {"input_x": _X4}, "nn.PSNR()": {"img1": _X4, "img2": _X4},
     "nn.SSIM()": {"img1": _X4, "img2": _X4},
 })
+# nn activation layers (nn-act): valid examples where the generic ones do not fit.
+EXAMPLES.update({
+    "nn.Softmax2d()": {"x": lambda: F(2, 3, 4)},
+    "nn.GLU()": {"x": lambda: F(2, 4)},
+    "nn.Threshold": {"threshold": lambda: 0.5, "value": lambda: 1.0},
+    "nn.Linear": {"in_features": lambda: 3, "out_features": lambda: 2}, "nn.Linear()": {"x": lambda: F(4, 3)},
+    "nn.BiDense": {"in1_channels": lambda: 3, "in2_channels": lambda: 2, "out_channels": lambda: 4},
+    "nn.BiDense()": {"input1": lambda: F(4, 3), "input2": lambda: F(4, 2)},
+    "nn.Unflatten": {"axis": lambda: 1, "unflattened_size": lambda: (3, 1)},
+})
+# nn loss layers (nn-act): valid inputs of each loss call.
+EXAMPLES.update({
+    "nn.BCELoss()": {"logits": lambda: F(2, 3) * 0.5, "labels": lambda: F(2, 3) * 0.5},
+    "nn.BCEWithLogitsLoss()": {"input": lambda: F(2, 3), "target": lambda: F(2, 3) * 0.5},
+    "nn.CTCLoss()": {"log_probs": lambda: ms.ops.log_softmax(F(4, 2, 3), -1), "targets": lambda: I(2, 2, high=2) + 1,
+                     "input_lengths": lambda: ms.Tensor([4, 3], ms.int32),
+                     "target_lengths": lambda: ms.Tensor([2, 1], ms.int32)},
+    "nn.CosineEmbeddingLoss()": {"logits_x1": lambda: F(2, 3), "logits_x2": lambda: F(2, 3) - 1.0,
+                                 "labels": lambda: ms.Tensor([1, -1], ms.int32)},
+    "nn.GaussianNLLLoss()": {"logits": lambda: F(2, 3), "labels": lambda: F(2, 3) - 1.0, "var": lambda: F(2, 3)},
+    "nn.HingeEmbeddingLoss()": {"logits": lambda: F(2, 3), "labels": lambda: I(2, 3) * 2.0 - 1.0},
+    "nn.HuberLoss()": {"logits": lambda: F(2, 3), "labels": lambda: F(2, 3) - 1.0},
+    "nn.KLDivLoss()": {"logits": lambda: F(2, 3) - 2.0, "labels": lambda: F(2, 3) * 0.5},
+    "nn.MAELoss()": {"logits": lambda: F(2, 3), "label": lambda: F(2, 3) - 1.0},
+    "nn.MarginRankingLoss()": {"input1": lambda: F(2, 3), "input2": lambda: F(2, 3) - 1.0,
+                               "target": lambda: I(2, 3) * 2.0 - 1.0},
+    "nn.MultiLabelSoftMarginLoss()": {"x": lambda: F(2, 3), "target": lambda: I(2, 3) * 1.0},
+    "nn.MultiMarginLoss()": {"x": lambda: F(2, 3), "target": lambda: I(2, high=3, dtype=np.int64)},
+    "nn.NLLLoss()": {"logits": lambda: F(2, 3) - 2.0, "labels": lambda: I(2, high=3)},
+    "nn.PoissonNLLLoss()": {"input": lambda: F(2, 3), "target": lambda: F(2, 3) * 2.0},
+    "nn.RMSELoss()": {"logits": lambda: F(2, 3), "label": lambda: F(2, 3) - 1.0},
+    "nn.SmoothL1Loss()": {"logits": lambda: F(2, 3), "labels": lambda: F(2, 3) - 1.0},
+    "nn.TripletMarginWithDistanceLoss()": {"x": lambda: F(2, 3), "positive": lambda: F(2, 3) - 1.0,
+                                           "negative": lambda: F(2, 3) + 1.0},
+})
+# nn math / lookup / sparse layers (nn-act).
+EXAMPLES.update({
+    "nn.EmbeddingLookup": {"vocab_size": lambda: 5, "embedding_size": lambda: 3},
+    "nn.EmbeddingLookup()": {"indices": lambda: I(2, 3, high=5)},
+    "nn.ReduceLogSumExp": {"axis": lambda: 1},
+    "nn.IGamma()": {"a": lambda: F(2, 3), "x": lambda: F(2, 3)},
+    "nn.SparseTensorDenseMatmul()": {"indices": lambda: ms.Tensor([[0, 1], [1, 2]], ms.int32),
+                                     "values": lambda: F(2), "sparse_shape": lambda: (2, 3), "dense": lambda: F(3, 2)},
+    "nn.SparseToDense()": {"sparse_tensor": lambda: ms.COOTensor(ms.Tensor([[0, 1]], ms.int32), F(1), (2, 2))},
+})
+BUILD.update({"nn.EmbeddingLookup": lambda: nn.EmbeddingLookup(5, 3), "nn.ReduceLogSumExp": lambda: nn.ReduceLogSumExp(1)})
+BUILD.update({"nn.Threshold": lambda: nn.Threshold(0.5, 1.0), "nn.Linear": lambda: nn.Linear(3, 2),
+              "nn.BiDense": lambda: nn.BiDense(3, 2, 4), "nn.Unflatten": lambda: nn.Unflatten(1, (3, 1))})
+
 
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {

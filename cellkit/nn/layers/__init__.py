@@ -14,3 +14,10 @@ from .normalization_extra import *  # noqa: F401,F403
 from .pooling_nd import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
 from .image import *  # noqa: F401,F403
+from .activation_extra import *  # noqa: F401,F403
+from .dropout_nd import *  # noqa: F401,F403
+from .basic_extra import *  # noqa: F401,F403
+from .loss_extra import *  # noqa: F401,F403
+from .embedding_lookup import *  # noqa: F401,F403
+from .math_extra import *  # noqa: F401,F403
+from .sparse_extra import *  # noqa: F401,F403
