@@ -8,3 +8,5 @@ from .embedding import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
+from .rnn_cells import *  # noqa: F401,F403  (RNNCell, LSTMCell, GRUCell)
+from .rnn import *  # noqa: F401,F403  (RNN, LSTM, GRU)
