@@ -10,3 +10,5 @@ from .normalization import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .rnn_cells import *  # noqa: F401,F403  (RNNCell, LSTMCell, GRUCell)
 from .rnn import *  # noqa: F401,F403  (RNN, LSTM, GRU)
+from .attention import *  # noqa: F401,F403  (MultiheadAttention)
+from .transformer import *  # noqa: F401,F403  (Transformer, TransformerEncoder(Layer), TransformerDecoder(Layer))
