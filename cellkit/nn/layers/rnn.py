@@ -36,18 +36,14 @@ from .rnn_cells import (_bool, _check_input, _check_tensor, _check_tuple, _dt_na
 __all__ = ["RNN", "LSTM", "GRU"]
 
 
-def _gate_input(x, w_ih, bias):
-    """``x @ w_ih.T + bias`` for every time step at once: ``(T, B, I)`` -> ``(T, B, G)``."""
-    steps, batch, features = x.shape
-    flat = ops.reshape(x, (steps * batch, features))
-    out = ops.matmul(flat, ops.transpose(w_ih, (1, 0)))
-    if bias is not None:
-        out = out + bias
-    return ops.reshape(out, (steps, batch, out.shape[-1]))
-
-
 class _DynamicRNNBase(Cell):
-    """Runs one direction of one layer over a whole sequence (time-major input)."""
+    """Runs one direction of one layer over a whole sequence (time-major).
+
+    ``x`` is a ``(T, B, I)`` Tensor -- the output is then ``(T, B, H)`` -- or a list of the ``T``
+    step inputs ``(B, I)``, as the layer passes them between its layers -- the output is then the
+    list of step outputs.  Keeping the steps apart is what makes backward cheap: the gradient of
+    one step's slice of a stacked tensor would be a whole ``(T, B, ...)`` array, ``T`` times over.
+    """
 
     _mode = None
 
@@ -56,43 +52,46 @@ class _DynamicRNNBase(Cell):
         self.is_lstm = self._mode == "LSTM"
 
     def construct(self, x, h_0, seq_length, w_ih, w_hh, b_ih, b_hh):
-        dtype = x.dtype
+        stacked = isinstance(x, Tensor)
+        steps = ops.unstack(x, 0) if stacked else list(x)
+        dtype = steps[0].dtype
         w_ih, w_hh = w_ih.astype(dtype), w_hh.astype(dtype)
         if b_ih is not None:
             b_ih, b_hh = b_ih.astype(dtype), b_hh.astype(dtype)
         mode = self._mode
         if mode == "LSTM":
             step = _lstm_step
-            # the two biases only ever appear summed in an LSTM: fold them into the input projection
+            # the two biases only ever appear summed in an LSTM: add them once
             in_bias = None if b_ih is None else b_ih + b_hh
             rec_bias = None
         else:
             step = {"GRU": _gru_step, "RNN_TANH": _rnn_tanh_step, "RNN_RELU": _rnn_relu_step}[mode]
             in_bias, rec_bias = b_ih, b_hh
-        gi = _gate_input(x, w_ih, in_bias)
+        w_ih_t = ops.transpose(w_ih, (1, 0))
         w_hh_t = ops.transpose(w_hh, (1, 0))
-        steps = x.shape[0]
         outputs = []
         state = h_0
         if seq_length is None:
-            for t in range(steps):
-                state = step(gi[t], state, w_hh_t, rec_bias)
+            for x_t in steps:
+                gi = ops.matmul(x_t, w_ih_t)
+                state = step(gi if in_bias is None else gi + in_bias, state, w_hh_t, rec_bias)
                 outputs.append(state[0] if self.is_lstm else state)
-            return ops.stack(outputs), state
-        # variable lengths: a sequence past its end keeps its state and outputs zeros
-        hidden = w_hh.shape[1]
-        lengths = ops.broadcast_to(ops.reshape(seq_length, (-1, 1)), (seq_length.shape[0], hidden))
-        zero = ops.zeros_like(state[0] if self.is_lstm else state)
-        for t in range(steps):
-            new = step(gi[t], state, w_hh_t, rec_bias)
-            alive = lengths > t
-            if self.is_lstm:
-                state = (ops.select(alive, new[0], state[0]), ops.select(alive, new[1], state[1]))
-                outputs.append(ops.select(alive, new[0], zero))
-            else:
-                state = ops.select(alive, new, state)
-                outputs.append(ops.select(alive, new, zero))
-        return ops.stack(outputs), state
+        else:
+            # variable lengths: a sequence past its end keeps its state and outputs zeros
+            hidden = w_hh.shape[1]
+            lengths = ops.broadcast_to(ops.reshape(seq_length, (-1, 1)), (seq_length.shape[0], hidden))
+            zero = ops.zeros_like(state[0] if self.is_lstm else state)
+            for t, x_t in enumerate(steps):
+                gi = ops.matmul(x_t, w_ih_t)
+                new = step(gi if in_bias is None else gi + in_bias, state, w_hh_t, rec_bias)
+                alive = lengths > t
+                if self.is_lstm:
+                    state = (ops.select(alive, new[0], state[0]), ops.select(alive, new[1], state[1]))
+                    outputs.append(ops.select(alive, new[0], zero))
+                else:
+                    state = ops.select(alive, new, state)
+                    outputs.append(ops.select(alive, new, zero))
+        return (ops.stack(outputs) if stacked else outputs), state
 
 
 class _DynamicRNNTanh(_DynamicRNNBase):
@@ -175,10 +174,10 @@ class _RNNBase(Cell):
         return (h[0][index], h[1][index]) if self.is_lstm else h[index]
 
     def _stacked(self, x, h, seq_length):
+        """Every layer and direction; without ``seq_length`` the steps travel as lists between layers."""
         directions = 2 if self.bidirectional else 1
-        layer_input = x
+        layer_input = x if seq_length is not None else list(ops.unstack(x, 0))
         h_n, c_n = [], []
-        output = None
         for layer in range(self.num_layers):
             outs = []
             for direction in range(directions):
@@ -186,24 +185,31 @@ class _RNNBase(Cell):
                 if direction == 0:
                     seq = layer_input
                 elif seq_length is None:
-                    seq = ops.flip(layer_input, (0,))
+                    seq = layer_input[::-1]
                 else:
                     seq = ops.reverse_sequence(layer_input, seq_length, seq_dim=0, batch_dim=1)
                 out, last = self.rnn(seq, self._state(h, index), seq_length, *self._weights(index))
                 if direction == 1:
-                    if seq_length is None:
-                        out = ops.flip(out, (0,))
-                    else:
-                        out = ops.reverse_sequence(out, seq_length, seq_dim=0, batch_dim=1)
+                    out = out[::-1] if seq_length is None else \
+                        ops.reverse_sequence(out, seq_length, seq_dim=0, batch_dim=1)
                 outs.append(out)
                 if self.is_lstm:
                     h_n.append(last[0])
                     c_n.append(last[1])
                 else:
                     h_n.append(last)
-            output = outs[0] if directions == 1 else ops.concat(outs, 2)
-            last_layer = layer == self.num_layers - 1
-            layer_input = self.dropout_op(output) if self.dropout != 0 and not last_layer else output
+            if directions == 1:
+                output = outs[0]
+            elif seq_length is None:
+                output = [ops.concat(pair, 1) for pair in zip(*outs)]
+            else:
+                output = ops.concat(outs, 2)
+            if self.dropout != 0 and layer < self.num_layers - 1:
+                output = self.dropout_op(output) if seq_length is not None else \
+                    [self.dropout_op(o) for o in output]
+            layer_input = output
+        if seq_length is None:
+            output = ops.stack(output)
         if self.is_lstm:
             return output, (ops.stack(h_n), ops.stack(c_n))
         return output, ops.stack(h_n)
