@@ -30,8 +30,8 @@ from ...parameter import ParameterTuple
 from ...tensor import Tensor
 from ..cell import Cell
 from .dropout import Dropout
-from .rnn_cells import (_bool, _check_input, _check_tensor, _check_tuple, _dt_name, _gru_step, _lstm_step,
-                        _positive_int, _rnn_relu_step, _rnn_tanh_step, _uniform_parameter)
+from .rnn_cells import (_bool, _check_input, _check_tensor, _check_tuple, _dt_name, _gru_step, _lstm_gates,
+                        _positive_int, _uniform_parameter)
 
 __all__ = ["RNN", "LSTM", "GRU"]
 
@@ -59,22 +59,32 @@ class _DynamicRNNBase(Cell):
         if b_ih is not None:
             b_ih, b_hh = b_ih.astype(dtype), b_hh.astype(dtype)
         mode = self._mode
-        if mode == "LSTM":
-            step = _lstm_step
-            # the two biases only ever appear summed in an LSTM: add them once
-            in_bias = None if b_ih is None else b_ih + b_hh
-            rec_bias = None
-        else:
-            step = {"GRU": _gru_step, "RNN_TANH": _rnn_tanh_step, "RNN_RELU": _rnn_relu_step}[mode]
-            in_bias, rec_bias = b_ih, b_hh
-        w_ih_t = ops.transpose(w_ih, (1, 0))
-        w_hh_t = ops.transpose(w_hh, (1, 0))
         outputs = []
         state = h_0
+        if mode == "GRU":
+            w_ih_t = ops.transpose(w_ih, (1, 0))
+            w_hh_t = ops.transpose(w_hh, (1, 0))
+
+            def advance(x_t, state):
+                gi = ops.matmul(x_t, w_ih_t)
+                return _gru_step(gi if b_ih is None else gi + b_ih, state, w_hh_t, b_hh)
+        else:
+            # LSTM and Elman steps see only x @ W_ih.T + h @ W_hh.T + b_ih + b_hh: one product of
+            # [x, h] with the two weights side by side, and the two biases added once
+            w_t = ops.transpose(ops.concat((w_ih, w_hh), 1), (1, 0))
+            bias = None if b_ih is None else b_ih + b_hh
+            activation = {"RNN_TANH": ops.tanh, "RNN_RELU": ops.relu}.get(mode)
+
+            def advance(x_t, state):
+                h = state[0] if self.is_lstm else state
+                gates = ops.matmul(ops.concat((x_t, h), 1), w_t)
+                if bias is not None:
+                    gates = gates + bias
+                return _lstm_gates(gates, state[1]) if self.is_lstm else activation(gates)
+
         if seq_length is None:
             for x_t in steps:
-                gi = ops.matmul(x_t, w_ih_t)
-                state = step(gi if in_bias is None else gi + in_bias, state, w_hh_t, rec_bias)
+                state = advance(x_t, state)
                 outputs.append(state[0] if self.is_lstm else state)
         else:
             # variable lengths: a sequence past its end keeps its state and outputs zeros
@@ -82,8 +92,7 @@ class _DynamicRNNBase(Cell):
             lengths = ops.broadcast_to(ops.reshape(seq_length, (-1, 1)), (seq_length.shape[0], hidden))
             zero = ops.zeros_like(state[0] if self.is_lstm else state)
             for t, x_t in enumerate(steps):
-                gi = ops.matmul(x_t, w_ih_t)
-                new = step(gi if in_bias is None else gi + in_bias, state, w_hh_t, rec_bias)
+                new = advance(x_t, state)
                 alive = lengths > t
                 if self.is_lstm:
                     state = (ops.select(alive, new[0], state[0]), ops.select(alive, new[1], state[1]))

@@ -116,17 +116,19 @@ def _rnn_relu_step(gi, h, w_hh_t, b_hh):
     return ops.relu(pre)
 
 
+def _lstm_gates(gates, c):
+    """The LSTM update from the summed pre-activations ``gates`` (input, forget, cell, output)."""
+    hidden = c.shape[-1]
+    act = ops.sigmoid(gates)  # one sigmoid over all four blocks; the cell block's is not used
+    cellgate = ops.tanh(gates[:, 2 * hidden:3 * hidden])
+    c_new = act[:, hidden:2 * hidden] * c + act[:, :hidden] * cellgate
+    return act[:, 3 * hidden:] * ops.tanh(c_new), c_new
+
+
 def _lstm_step(gi, state, w_hh_t, b_hh):
     """``gi`` already holds both biases (they only ever appear summed)."""
     h, c = state
-    gates = gi + ops.matmul(h, w_hh_t)
-    hidden = h.shape[-1]
-    ingate = ops.sigmoid(gates[:, :hidden])
-    forgetgate = ops.sigmoid(gates[:, hidden:2 * hidden])
-    cellgate = ops.tanh(gates[:, 2 * hidden:3 * hidden])
-    outgate = ops.sigmoid(gates[:, 3 * hidden:])
-    c_new = forgetgate * c + ingate * cellgate
-    return outgate * ops.tanh(c_new), c_new
+    return _lstm_gates(gi + ops.matmul(h, w_hh_t), c)
 
 
 def _gru_step(gi, h, w_hh_t, b_hh):
