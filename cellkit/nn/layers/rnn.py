@@ -24,12 +24,14 @@ from __future__ import annotations
 import math
 import warnings
 
+from ... import autograd as _ag
 from ... import dtype as _dt
 from ... import ops
 from ...parameter import ParameterTuple
 from ...tensor import Tensor
 from ..cell import Cell
 from .dropout import Dropout
+from .rnn_fused import lstm_layer
 from .rnn_cells import (_bool, _check_input, _check_tensor, _check_tuple, _dt_name, _gru_step, _lstm_gates,
                         _positive_int, _uniform_parameter)
 
@@ -53,6 +55,15 @@ class _DynamicRNNBase(Cell):
 
     def construct(self, x, h_0, seq_length, w_ih, w_hh, b_ih, b_hh):
         stacked = isinstance(x, Tensor)
+        if self.is_lstm and stacked and seq_length is None:
+            dtype = x.dtype
+            w_ih, w_hh = w_ih.astype(dtype), w_hh.astype(dtype)
+            bias = None if b_ih is None else b_ih.astype(dtype) + b_hh.astype(dtype)
+            if not _ag.higher_order(x, *h_0, w_ih, w_hh, bias):
+                # the fused fast path: one op for the whole sequence (first order; see rnn_fused)
+                packed = lstm_layer(x, h_0[0], h_0[1], w_ih, w_hh, bias)
+                steps = x.shape[0]
+                return packed[:steps], (packed[steps - 1], packed[steps])
         steps = ops.unstack(x, 0) if stacked else list(x)
         dtype = steps[0].dtype
         w_ih, w_hh = w_ih.astype(dtype), w_hh.astype(dtype)
@@ -185,7 +196,10 @@ class _RNNBase(Cell):
     def _stacked(self, x, h, seq_length):
         """Every layer and direction; without ``seq_length`` the steps travel as lists between layers."""
         directions = 2 if self.bidirectional else 1
-        layer_input = x if seq_length is not None else list(ops.unstack(x, 0))
+        # Steps travel as lists between layers (cheap slices in backward), except for the LSTM's
+        # fused whole-sequence op and for seq_length (reverse_sequence works on whole sequences).
+        lists = seq_length is None and not self.is_lstm
+        layer_input = list(ops.unstack(x, 0)) if lists else x
         h_n, c_n = [], []
         for layer in range(self.num_layers):
             outs = []
@@ -193,14 +207,20 @@ class _RNNBase(Cell):
                 index = layer * directions + direction
                 if direction == 0:
                     seq = layer_input
-                elif seq_length is None:
+                elif lists:
                     seq = layer_input[::-1]
+                elif seq_length is None:
+                    seq = ops.flip(layer_input, (0,))
                 else:
                     seq = ops.reverse_sequence(layer_input, seq_length, seq_dim=0, batch_dim=1)
                 out, last = self.rnn(seq, self._state(h, index), seq_length, *self._weights(index))
                 if direction == 1:
-                    out = out[::-1] if seq_length is None else \
-                        ops.reverse_sequence(out, seq_length, seq_dim=0, batch_dim=1)
+                    if lists:
+                        out = out[::-1]
+                    elif seq_length is None:
+                        out = ops.flip(out, (0,))
+                    else:
+                        out = ops.reverse_sequence(out, seq_length, seq_dim=0, batch_dim=1)
                 outs.append(out)
                 if self.is_lstm:
                     h_n.append(last[0])
@@ -209,15 +229,14 @@ class _RNNBase(Cell):
                     h_n.append(last)
             if directions == 1:
                 output = outs[0]
-            elif seq_length is None:
+            elif lists:
                 output = [ops.concat(pair, 1) for pair in zip(*outs)]
             else:
                 output = ops.concat(outs, 2)
             if self.dropout != 0 and layer < self.num_layers - 1:
-                output = self.dropout_op(output) if seq_length is not None else \
-                    [self.dropout_op(o) for o in output]
+                output = [self.dropout_op(o) for o in output] if lists else self.dropout_op(output)
             layer_input = output
-        if seq_length is None:
+        if lists:
             output = ops.stack(output)
         if self.is_lstm:
             return output, (ops.stack(h_n), ops.stack(c_n))
