@@ -104,3 +104,31 @@ def test_recurrent_dropout_between_layers_only_in_training():
     np.testing.assert_array_equal(a, b)
     net.set_train(True)
     assert any(not np.array_equal(net(x)[0].asnumpy(), a) for _ in range(3))
+
+
+def test_recurrent_and_attention_layers_train_on_the_strict_device():
+    """No hidden host conversion: forward and first-order gradients (the fused LSTM op too) on array_api_strict."""
+    from cellkit import backend as backend_mod
+
+    results = {}
+    for name in ("numpy", "strict"):
+        with backend_mod.use(name):
+            ms.set_seed(0)
+            nets = [nn.LSTM(3, 4, num_layers=2, bidirectional=True), nn.GRU(3, 4), nn.RNN(3, 4),
+                    nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)]
+            x = ms.Tensor(np.linspace(-1, 1, 5 * 2 * 3, dtype=np.float32).reshape(5, 2, 3))
+            values = []
+            for net in nets:
+                params = net.trainable_params()
+                inp = x if not isinstance(net, nn.TransformerEncoderLayer) else x[:, :, :2].tile((1, 1, 2))
+
+                def loss(v, net=net):
+                    out = net(v)
+                    return (out[0] if isinstance(out, tuple) else out).sum()
+
+                grads = ms.grad(loss, grad_position=None, weights=params)(inp)
+                values.append([g.asnumpy() for g in grads])
+            results[name] = values
+    for a, b in zip(results["numpy"], results["strict"]):
+        for ga, gb in zip(a, b):
+            np.testing.assert_allclose(ga, gb, rtol=1e-5, atol=1e-6)

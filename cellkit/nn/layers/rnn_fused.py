@@ -24,9 +24,14 @@ exact.  ``benchmarks/lstm_transformer.py`` measured the difference that justifie
 from __future__ import annotations
 
 from ... import autograd as _ag
-from ...ops._core import record, wrap, xp
+from ...ops._core import backend, record, wrap, xp
 
 __all__ = ["lstm_layer"]
+
+
+def _zeros(shape, dtype):
+    be = backend()
+    return be.xp.zeros(shape, dtype=dtype, device=be.device)
 
 
 def lstm_layer(x, h0, c0, w_ih, w_hh, bias):
@@ -44,21 +49,21 @@ def lstm_layer(x, h0, c0, w_ih, w_hh, bias):
     if bias is not None:
         gi = gi + bias._data
     whh_t = Whh.T
-    acts = a.zeros((steps, batch, 4 * hidden), dtype=X.dtype)
-    cells = a.zeros((steps + 1, batch, hidden), dtype=X.dtype)
-    tanh_cells = a.zeros((steps, batch, hidden), dtype=X.dtype)
-    packed = a.zeros((steps + 1, batch, hidden), dtype=X.dtype)
-    cells[0] = C0
+    acts = _zeros((steps, batch, 4 * hidden), X.dtype)
+    cells = _zeros((steps + 1, batch, hidden), X.dtype)
+    tanh_cells = _zeros((steps, batch, hidden), X.dtype)
+    packed = _zeros((steps + 1, batch, hidden), X.dtype)
+    cells[0, ...] = C0
     h, c = H0, C0
     for t in range(steps):
-        gates = gi[t] + a.matmul(h, whh_t)
+        gates = gi[t, ...] + a.matmul(h, whh_t)
         act = 0.5 * (a.tanh(0.5 * gates) + 1.0)
         act[:, 2 * hidden:3 * hidden] = a.tanh(gates[:, 2 * hidden:3 * hidden])
         c = act[:, hidden:2 * hidden] * c + act[:, :hidden] * act[:, 2 * hidden:3 * hidden]
         tc = a.tanh(c)
         h = act[:, 3 * hidden:] * tc
-        acts[t], cells[t + 1], tanh_cells[t], packed[t] = act, c, tc, h
-    packed[steps] = c
+        acts[t, ...], cells[t + 1, ...], tanh_cells[t, ...], packed[t, ...] = act, c, tc, h
+    packed[steps, ...] = c
     inputs = (x, h0, c0, w_ih, w_hh, bias)
     if _ag._depth == 0 or not any(t is not None and t._node is not None for t in inputs):
         return wrap(packed)
@@ -73,15 +78,15 @@ def _lstm_layer_rule(m, node, g):
     steps, batch, features = X.shape
     hidden = Whh.shape[1]
     d_steps = [None] * steps
-    dh_next = a.zeros((batch, hidden), dtype=X.dtype)
-    dc = g[steps]
+    dh_next = _zeros((batch, hidden), X.dtype)
+    dc = g[steps, ...]
     for t in range(steps - 1, -1, -1):
-        act = acts[t]
+        act = acts[t, ...]
         i, f, gg, o = (act[:, k * hidden:(k + 1) * hidden] for k in range(4))
-        tc = tanh_cells[t]
-        dh = g[t] + dh_next
+        tc = tanh_cells[t, ...]
+        dh = g[t, ...] + dh_next
         dc = dc + dh * o * (1.0 - tc * tc)
-        d = a.concat((dc * gg * i * (1.0 - i), dc * cells[t] * f * (1.0 - f), dc * i * (1.0 - gg * gg),
+        d = a.concat((dc * gg * i * (1.0 - i), dc * cells[t, ...] * f * (1.0 - f), dc * i * (1.0 - gg * gg),
                       dh * tc * o * (1.0 - o)), axis=1)
         d_steps[t] = d
         dh_next = a.matmul(d, Whh)
@@ -92,7 +97,7 @@ def _lstm_layer_rule(m, node, g):
     dwih = a.matmul(flat.T, a.reshape(X, (steps * batch, features))) if inputs[3] is not None else None
     dwhh = None
     if inputs[4] is not None:
-        prev = a.concat((a.reshape(H0, (1, batch, hidden)), packed[:steps - 1]), axis=0)
+        prev = a.concat((a.reshape(H0, (1, batch, hidden)), packed[:steps - 1, ...]), axis=0)
         dwhh = a.matmul(flat.T, a.reshape(prev, (steps * batch, hidden)))
     dbias = a.sum(flat, axis=0) if node.info[0] and inputs[5] is not None else None
     return (dx, dh_next if inputs[1] is not None else None, dc if inputs[2] is not None else None,
