@@ -1053,6 +1053,21 @@ BUILD.update({"nn.Threshold": lambda: nn.Threshold(0.5, 1.0), "nn.Linear": lambd
               "nn.BiDense": lambda: nn.BiDense(3, 2, 4), "nn.Unflatten": lambda: nn.Unflatten(1, (3, 1))})
 
 
+# Recurrent layers (nn-seq: nn.RNN/LSTM/GRU and their single-step Cells).
+EXAMPLES.update({
+    **{f"nn.{name}": {"@params": pseudo("input_size", "hidden_size"), "input_size": lambda: 3,
+                      "hidden_size": lambda: 2} for name in ("RNN", "LSTM", "GRU")},
+    **{f"nn.{name}": {"input_size": lambda: 3, "hidden_size": lambda: 2} for name in ("RNNCell", "GRUCell", "LSTMCell")},
+    **{f"nn.{name}()": {"x": lambda: F(4, 2, 3)} for name in ("RNN", "LSTM", "GRU")},
+    "nn.RNNCell()": {"x": lambda: F(2, 3), "hx": lambda: F(2, 2)}, "nn.GRUCell()": {"x": lambda: F(2, 3), "hx": lambda: F(2, 2)},
+    "nn.LSTMCell()": {"x": lambda: F(2, 3), "hx": lambda: (F(2, 2), F(2, 2))},
+})
+
+BUILD.update({
+    "nn.RNN": lambda: nn.RNN(3, 2), "nn.LSTM": lambda: nn.LSTM(3, 2), "nn.GRU": lambda: nn.GRU(3, 2),
+    "nn.RNNCell": lambda: nn.RNNCell(3, 2), "nn.LSTMCell": lambda: nn.LSTMCell(3, 2), "nn.GRUCell": lambda: nn.GRUCell(3, 2),
+})
+
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {
     "Tensor.__getitem__": (IndexError,), "Tensor.__setitem__": (IndexError,),  # MindSpore: index out of range

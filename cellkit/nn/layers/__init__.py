@@ -21,3 +21,7 @@ from .loss_extra import *  # noqa: F401,F403
 from .embedding_lookup import *  # noqa: F401,F403
 from .math_extra import *  # noqa: F401,F403
 from .sparse_extra import *  # noqa: F401,F403
+from .rnn_cells import *  # noqa: F401,F403  (RNNCell, LSTMCell, GRUCell)
+from .rnn import *  # noqa: F401,F403  (RNN, LSTM, GRU)
+from .attention import *  # noqa: F401,F403  (MultiheadAttention)
+from .transformer import *  # noqa: F401,F403  (Transformer, TransformerEncoder(Layer), TransformerDecoder(Layer))
