@@ -5,11 +5,12 @@
 from .callback import Callback, History, LambdaCallback, LossMonitor, RunContext, TimeMonitor
 from .dataset import NumpySlicesDataset
 from .history import TrainingHistory
-from .metrics import Accuracy, Loss, Metric, get_metric_fn, get_metrics, names
+from .metrics import *  # noqa: F401,F403  (every metric, as mindspore.train has them)
+from .metrics import get_metrics
+from . import metrics as _metrics
 from .model import Model
 
 __all__ = [
     "Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "History", "LambdaCallback",
-    "Metric", "Accuracy", "Loss", "get_metric_fn", "get_metrics", "names", "NumpySlicesDataset",
-    "TrainingHistory",
-]
+    "get_metrics", "NumpySlicesDataset", "TrainingHistory",
+] + list(_metrics.__all__)

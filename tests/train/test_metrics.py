@@ -1,4 +1,5 @@
-"""Metrics: Accuracy and Loss behave as MindSpore's (inputs, errors, results)."""
+"""Metrics: Accuracy and Loss behave as MindSpore's (inputs, errors, results); the full comparison with
+MindSpore 2.10 is tests/train/test_mindspore_metrics.py."""
 import numpy as np
 import pytest
 
@@ -35,9 +36,9 @@ def test_accuracy_errors():
     acc.update(np.zeros((2, 3)), np.array([0, 1]))
     with pytest.raises(ValueError, match="class number not match"):
         acc.update(np.zeros((2, 4)), np.array([0, 1]))
-    with pytest.raises(ValueError, match="eval_type"):
+    with pytest.raises(TypeError, match="eval_type"):
         Accuracy("regression")
-    with pytest.raises(TypeError, match="Tensor, a list or a numpy"):
+    with pytest.raises(TypeError, match="tensor, list or numpy.ndarray"):
         acc.update(object(), np.array([0]))
 
 
@@ -56,7 +57,7 @@ def test_metric_set_indexes_picks_inputs():
     acc = Accuracy().set_indexes([1, 2])
     acc.update("ignored", np.array([[0.2, 0.8]]), np.array([1]))
     assert acc.indexes == [1, 2] and acc.eval() == 1.0
-    with pytest.raises(ValueError, match="list of ints"):
+    with pytest.raises(ValueError, match="must be a list and all its elements must be int"):
         Accuracy().set_indexes((0, 1))
 
 
@@ -79,5 +80,5 @@ def test_metric_subclass_needs_its_three_methods():
     class Half(Metric):
         pass
 
-    with pytest.raises(NotImplementedError, match="clear"):
-        Half()(1)
+    with pytest.raises(TypeError, match="abstract"):
+        Half()
