@@ -925,6 +925,27 @@ for _prefix in ("nn", "ms"):
                      f"{_prefix}.Fbeta": {"beta": lambda: 1.0}, f"{_prefix}.TopKCategoricalAccuracy": {"k": lambda: 2}})
     BUILD.update({f"{_prefix}.ConfusionMatrix": lambda: nn.ConfusionMatrix(3), f"{_prefix}.Fbeta": lambda: nn.Fbeta(0.5),
                   f"{_prefix}.TopKCategoricalAccuracy": lambda: nn.TopKCategoricalAccuracy(2)})
+# The loss-scale wrappers of the same branch (issue 16, nn-optim).
+EXAMPLES.update({
+    "nn.FixedLossScaleUpdateCell": {"loss_scale_value": lambda: 1024.0},
+    "nn.DynamicLossScaleUpdateCell": {"loss_scale_value": lambda: 1024.0, "scale_factor": lambda: 2,
+                                      "scale_window": lambda: 10},
+    "nn.TrainOneStepWithLossScaleCell": {"network": _loss_net, "optimizer": lambda: nn.SGD(opt_params(), 0.1),
+                                         "scale_sense": lambda: ms.Tensor(np.array(8.0, np.float32))},
+    "nn.FixedLossScaleUpdateCell()": {"_": lambda: ms.Parameter(ms.Tensor(np.array(8.0, np.float32)), name="s"),
+                                      "overflow": lambda: ms.Tensor(False)},
+    "nn.DynamicLossScaleUpdateCell()": {"loss_scale": lambda: ms.Parameter(ms.Tensor(np.array(8.0, np.float32)),
+                                                                           name="s"),
+                                        "overflow": lambda: ms.Tensor(False)},
+    "nn.TrainOneStepWithLossScaleCell()": {"@params": pseudo("data", "label"), "data": lambda: F(4, 3),
+                                           "label": lambda: F(4, 2)},
+})
+BUILD.update({
+    "nn.FixedLossScaleUpdateCell": lambda: nn.FixedLossScaleUpdateCell(1024.0),
+    "nn.DynamicLossScaleUpdateCell": lambda: nn.DynamicLossScaleUpdateCell(1024.0, 2, 10),
+    "nn.TrainOneStepWithLossScaleCell": lambda: (lambda net: nn.TrainOneStepWithLossScaleCell(
+        net, nn.SGD(net.trainable_params(), 0.1), ms.Tensor(np.array(8.0, np.float32))))(_loss_net()),
+})
 EXAMPLES.update({
     "ms.auc": {"x": lambda: np.array([0.0, 0.5, 1.0]), "y": lambda: np.array([0.0, 1.0, 1.0])},
     "ms.get_metric_fn": {"name": lambda: "acc"}, "ms.rearrange_inputs": {"func": lambda: (lambda self, *a: a)},
