@@ -345,6 +345,20 @@ def _np_rms_one_way(inputs, label, metric="euclidean"):
         "the square root its docs' formula RmsSurDis(B->A) (and its name) take"))
 
 
+def _np_symmetric(cls, inputs, label, metric="euclidean"):
+    """expected(np) of a symmetric surface distance: both boundaries' distances pooled, as the docs' formula."""
+    def expected(np):
+        pred, true = inputs(np)
+        a, b = _np_edges(np, np.asarray(pred) == label), _np_edges(np, np.asarray(true) == label)
+        d = np.concatenate([_np_surface(np, a, b, metric), _np_surface(np, b, a, metric)])
+        value = d.mean() if cls == "MeanSurfaceDistance" else np.sqrt((d ** 2).mean())
+        return "float64", float(value)
+    return dict(mindspore_wrong=True, expected=expected, note=(
+        f"MindSpore 2.10's {cls}(symmetric=True) averages the two one-way values (means of unequal counts); its "
+        "docs' formula (and MONAI's, which it follows) pools the distances of both boundaries: sum over S(A) and S(B) "
+        "divided by |S(A)| + |S(B)|"))
+
+
 _SURFACE = ("HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance")
 _SURFACE_OPTIONS = {
     "HausdorffDistance": {"default": {}, "directed": {"directed": True}, "percentile": {"percentile": 80.0},
@@ -358,7 +372,8 @@ for _cls in _SURFACE:
     for _label, _options in _SURFACE_OPTIONS[_cls].items():
         for _dist in ("euclidean", "chessboard", "taxicab"):
             _hints = (_np_rms_one_way(lambda np: (_IMG_A, _IMG_B), 1, _dist)
-                      if _cls == "RootMeanSquareDistance" and _label == "default" else {})
+                      if _cls == "RootMeanSquareDistance" and _label == "default" else
+                      _np_symmetric(_cls, lambda np: (_IMG_A, _IMG_B), 1, _dist) if _label == "symmetric" else {})
             _metric_case(f"{_SNAKE[_cls]}_{_label}_{_dist}", lambda ms, np, c=_cls, o=_options, d=_dist: _eval(
                 getattr(ms.train, c)(distance_metric=d, **o), (_a(np, _IMG_A), _a(np, _IMG_B), 1)), **_hints)
     _rms = _cls == "RootMeanSquareDistance"

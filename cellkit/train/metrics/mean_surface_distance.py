@@ -47,11 +47,8 @@ class _SurfaceMetric(Metric):
     def _one_way(self, from_edges, to_edges):
         raise NotImplementedError
 
-    def _finish(self, forward):
-        return forward
-
-    def _combine(self, forward, backward):
-        raise NotImplementedError
+    def _finish(self, value):
+        return value
 
     @explain_errors
     def eval(self):
@@ -67,21 +64,22 @@ class _SurfaceMetric(Metric):
         forward = surface_distances(self._y_pred_edges, self._y_edges, self.distance_metric)
         if forward.shape == (0,):
             return np.inf
-        forward = self._one_way(forward)
         if not self.symmetric:
-            return self._finish(forward)
+            return self._finish(self._one_way(forward))
         backward = surface_distances(self._y_edges, self._y_pred_edges, self.distance_metric)
         if backward.shape == (0,):
             return np.inf
-        return self._combine(forward, self._one_way(backward))
+        # both boundaries' distances pooled, as the documented formula (MindSpore 2.10 averages the two means)
+        return self._finish(self._one_way(np.concatenate([forward, backward])))
 
 
 class MeanSurfaceDistance(_SurfaceMetric):
     """The mean distance from the predicted mask's boundary to the true mask's boundary.
 
     ``update(y_pred, y, label_idx)``: two arrays of one shape and the label whose region is
-    measured (boolean arrays are masks already).  With ``symmetric`` the mean of both
-    directions' means.  ``eval()`` measures the last update.
+    measured (boolean arrays are masks already).  With ``symmetric`` the mean over both
+    boundaries' voxels of their distance to the other boundary.  ``eval()`` measures the last
+    update; ``inf`` when a boundary it needs is empty.
 
     Parameters
     ----------
@@ -113,6 +111,3 @@ class MeanSurfaceDistance(_SurfaceMetric):
 
     def _one_way(self, distances):
         return distances.mean()
-
-    def _combine(self, forward, backward):
-        return np.mean((forward, backward))

@@ -14,7 +14,7 @@ class RootMeanSquareDistance(_SurfaceMetric):
     ``update(y_pred, y, label_idx)`` as for :class:`MeanSurfaceDistance`.  One way
     (``symmetric=False``) ``eval()`` returns the root of the mean squared distance from the
     predicted boundary to the true one (MindSpore 2.10 leaves the root out); with
-    ``symmetric`` the root of the mean of both directions' mean squares.
+    ``symmetric`` the root of the mean squared distance over both boundaries' voxels.
 
     Parameters
     ----------
@@ -50,8 +50,5 @@ class RootMeanSquareDistance(_SurfaceMetric):
     def _one_way(self, distances):
         return (distances ** 2).mean()
 
-    def _finish(self, forward):
-        return np.sqrt(forward)
-
-    def _combine(self, forward, backward):
-        return np.sqrt(np.mean((forward, backward)))
+    def _finish(self, value):
+        return np.sqrt(value)
