@@ -106,7 +106,10 @@ class DynamicLossScaleUpdateCell(Cell):
 
     def __init__(self, loss_scale_value, scale_factor, scale_window):
         super().__init__()
-        self.scale_window = Tensor(np.int32(scale_window))
+        self.scale_window = Tensor(np.int32(_int32_arg(scale_window, "scale_window")))
+        if isinstance(scale_factor, bool) or not isinstance(scale_factor, (int, float, np.number)):
+            raise TypeError("For 'DynamicLossScaleUpdateCell', 'scale_factor' must be a number, but got "
+                            f"{type(scale_factor).__name__}.")
         self.scale_factor = Tensor(np.float32(scale_factor))
         self.loss_scale_value = loss_scale_value
         self.cur_iter = Parameter(Tensor(np.int32(1)), name="current_iterator_step")
@@ -119,6 +122,9 @@ class DynamicLossScaleUpdateCell(Cell):
 
     def construct(self, loss_scale, overflow):
         be = _backend.current()
+        if not isinstance(loss_scale, Tensor) or loss_scale._data is None or loss_scale.size != 1:
+            raise TypeError("For 'DynamicLossScaleUpdateCell', 'loss_scale' must be a Parameter (or Tensor) holding "
+                            f"one float, but got {_given(loss_scale)}.")
         overflowed = _flag(overflow)
         current = be.to_host(loss_scale._data)
         factor = np.float32(be.to_host(self.scale_factor._data))
@@ -135,9 +141,25 @@ class DynamicLossScaleUpdateCell(Cell):
         return overflow
 
 
+def _given(value):
+    if isinstance(value, Tensor):
+        return f"Tensor of shape {value.shape} and dtype {value.dtype}"
+    return type(value).__name__
+
+
+def _int32_arg(value, name):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"For 'DynamicLossScaleUpdateCell', '{name}' must be an int, but got {type(value).__name__}.")
+    if not -2 ** 31 <= int(value) < 2 ** 31:
+        raise ValueError(f"For 'DynamicLossScaleUpdateCell', '{name}' must fit in int32, but got {value}.")
+    return value
+
+
 def _flag(overflow):
     """A Python bool from a Bool Tensor (any shape with one element) or a bool."""
     if isinstance(overflow, Tensor):
+        if overflow._data is None or overflow.size != 1:
+            raise ValueError(f"The overflow flag must be a Tensor of one element, but got {_given(overflow)}.")
         return bool(_backend.to_host(overflow._data).reshape(-1)[0])
     return bool(overflow)
 

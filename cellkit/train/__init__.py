@@ -10,7 +10,9 @@ from .dataset import NumpySlicesDataset
 from .dataset_helper import DatasetHelper
 from .history import TrainingHistory
 from .loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
-from .metrics import Accuracy, Loss, Metric, get_metric_fn, get_metrics, names
+from .metrics import *  # noqa: F401,F403  (every metric, as mindspore.train has them)
+from .metrics import get_metrics
+from . import metrics as _metrics
 from .model import Model
 from .monitor_callbacks import EarlyStopping, LearningRateScheduler, ReduceLROnPlateau
 from ..serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load_checkpoint,  # noqa: E402
@@ -20,10 +22,9 @@ from ..amp.mixed_precision import build_train_network  # noqa: E402
 
 __all__ = [
     "Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "History", "LambdaCallback",
-    "Metric", "Accuracy", "Loss", "get_metric_fn", "get_metrics", "names", "NumpySlicesDataset",
-    "TrainingHistory", "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager",
-    "ModelCheckpoint", "CheckpointConfig", "BackupAndRestore", "OnRequestExit", "EarlyStopping",
-    "ReduceLROnPlateau", "LearningRateScheduler", "save_checkpoint", "load_checkpoint", "load_param_into_net",
-    "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async", "merge_sliced_parameter",
-    "async_ckpt_thread_status", "build_train_network", "DatasetHelper",
-]
+    "get_metrics", "NumpySlicesDataset", "TrainingHistory", "LossScaleManager", "FixedLossScaleManager",
+    "DynamicLossScaleManager", "ModelCheckpoint", "CheckpointConfig", "BackupAndRestore", "OnRequestExit",
+    "EarlyStopping", "ReduceLROnPlateau", "LearningRateScheduler", "save_checkpoint", "load_checkpoint",
+    "load_param_into_net", "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async",
+    "merge_sliced_parameter", "async_ckpt_thread_status", "build_train_network", "DatasetHelper",
+] + list(_metrics.__all__)

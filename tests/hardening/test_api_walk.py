@@ -1068,6 +1068,75 @@ BUILD.update({
     "nn.RNNCell": lambda: nn.RNNCell(3, 2), "nn.LSTMCell": lambda: nn.LSTMCell(3, 2), "nn.GRUCell": lambda: nn.GRUCell(3, 2),
 })
 
+# Metrics (issue 16, nn-optim): nn.X, train.X and ms.X are one object; constructors that need arguments, and the
+# call (clear, update, eval) with inputs each metric takes.
+NOT_BUILT |= {"Metric"}  # abstract, as MindSpore's: instantiating it is a TypeError
+
+_LABELS = lambda: ms.Tensor(np.array([0, 2], np.int32))  # noqa: E731
+
+_MASK = lambda: np.array([[0, 1, 1, 0], [0, 1, 1, 0], [0, 0, 1, 0], [0, 0, 0, 0]], np.int32)  # noqa: E731
+
+_BINARY = lambda: ms.Tensor(np.array([[[[1, 0], [0, 1]]], [[[1, 1], [0, 1]]]], np.float32))  # noqa: E731
+
+_METRIC_CALLS = {
+    "Accuracy": {"y_pred": lambda: F(2, 3), "y": _LABELS}, "Precision": {"y_pred": lambda: F(2, 3), "y": _LABELS},
+    "Recall": {"y_pred": lambda: F(2, 3), "y": _LABELS}, "F1": {"y_pred": lambda: F(2, 3), "y": _LABELS},
+    "Fbeta": {"y_pred": lambda: F(2, 3), "y": _LABELS},
+    "TopKCategoricalAccuracy": {"y_pred": lambda: F(2, 3), "y": _LABELS},
+    "Top1CategoricalAccuracy": {"y_pred": lambda: F(2, 3), "y": _LABELS},
+    "Top5CategoricalAccuracy": {"y_pred": lambda: F(2, 6), "y": _LABELS},
+    "MAE": {"y_pred": lambda: F(2, 3), "y": lambda: F(2, 3)}, "MSE": {"y_pred": lambda: F(2, 3), "y": lambda: F(2, 3)},
+    "Dice": {"y_pred": lambda: F(2, 3), "y": lambda: F(2, 3)}, "Loss": {"loss": lambda: F(3)},
+    "ConfusionMatrix": {"y_pred": lambda: F(2, 3), "y": _LABELS},
+    "ConfusionMatrixMetric": {"y_pred": _BINARY, "y": _BINARY},
+    "ROC": {"y_pred": lambda: ms.Tensor(np.array([0.2, 0.7, 0.4], np.float32)), "y": lambda: [0, 1, 0]},
+    "Perplexity": {"preds": lambda: ms.Tensor(np.array([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]], np.float32)),
+                   "labels": _LABELS},
+    "BleuScore": {"candidates": lambda: [["a", "cat", "sat"]], "references": lambda: [[["a", "cat", "sat"]]]},
+    "CosineSimilarity": {"inputs": lambda: F(2, 3)},
+    "HausdorffDistance": {"y_pred": _MASK, "y": lambda: _MASK().T.copy(), "label_idx": lambda: 1},
+    "MeanSurfaceDistance": {"y_pred": _MASK, "y": lambda: _MASK().T.copy(), "label_idx": lambda: 1},
+    "RootMeanSquareDistance": {"y_pred": _MASK, "y": lambda: _MASK().T.copy(), "label_idx": lambda: 1},
+    "OcclusionSensitivity": {"model": lambda: nn.Dense(3, 2), "x": lambda: F(1, 3),
+                             "label": lambda: np.array(1, np.int32)},
+}
+
+for _prefix in ("nn", "ms"):
+    for _metric, _inputs in _METRIC_CALLS.items():
+        EXAMPLES[f"{_prefix}.{_metric}()"] = {"@params": pseudo(*_inputs), **_inputs}
+    EXAMPLES.update({f"{_prefix}.ConfusionMatrix": {"num_classes": lambda: 3},
+                     f"{_prefix}.Fbeta": {"beta": lambda: 1.0}, f"{_prefix}.TopKCategoricalAccuracy": {"k": lambda: 2}})
+    BUILD.update({f"{_prefix}.ConfusionMatrix": lambda: nn.ConfusionMatrix(3), f"{_prefix}.Fbeta": lambda: nn.Fbeta(0.5),
+                  f"{_prefix}.TopKCategoricalAccuracy": lambda: nn.TopKCategoricalAccuracy(2)})
+
+# The loss-scale wrappers of the same branch (issue 16, nn-optim).
+EXAMPLES.update({
+    "nn.FixedLossScaleUpdateCell": {"loss_scale_value": lambda: 1024.0},
+    "nn.DynamicLossScaleUpdateCell": {"loss_scale_value": lambda: 1024.0, "scale_factor": lambda: 2,
+                                      "scale_window": lambda: 10},
+    "nn.TrainOneStepWithLossScaleCell": {"network": _loss_net, "optimizer": lambda: nn.SGD(opt_params(), 0.1),
+                                         "scale_sense": lambda: ms.Tensor(np.array(8.0, np.float32))},
+    "nn.FixedLossScaleUpdateCell()": {"_": lambda: ms.Parameter(ms.Tensor(np.array(8.0, np.float32)), name="s"),
+                                      "overflow": lambda: ms.Tensor(False)},
+    "nn.DynamicLossScaleUpdateCell()": {"loss_scale": lambda: ms.Parameter(ms.Tensor(np.array(8.0, np.float32)),
+                                                                           name="s"),
+                                        "overflow": lambda: ms.Tensor(False)},
+    "nn.TrainOneStepWithLossScaleCell()": {"@params": pseudo("data", "label"), "data": lambda: F(4, 3),
+                                           "label": lambda: F(4, 2)},
+})
+
+BUILD.update({
+    "nn.FixedLossScaleUpdateCell": lambda: nn.FixedLossScaleUpdateCell(1024.0),
+    "nn.DynamicLossScaleUpdateCell": lambda: nn.DynamicLossScaleUpdateCell(1024.0, 2, 10),
+    "nn.TrainOneStepWithLossScaleCell": lambda: (lambda net: nn.TrainOneStepWithLossScaleCell(
+        net, nn.SGD(net.trainable_params(), 0.1), ms.Tensor(np.array(8.0, np.float32))))(_loss_net()),
+})
+
+EXAMPLES.update({
+    "ms.auc": {"x": lambda: np.array([0.0, 0.5, 1.0]), "y": lambda: np.array([0.0, 1.0, 1.0])},
+    "ms.get_metric_fn": {"name": lambda: "acc"}, "ms.rearrange_inputs": {"func": lambda: (lambda self, *a: a)},
+})
+
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {
     "Tensor.__getitem__": (IndexError,), "Tensor.__setitem__": (IndexError,),  # MindSpore: index out of range
