@@ -33,11 +33,25 @@ from . import graph  # noqa: E402  (GRAPH_MODE: installs itself into Cell calls)
 from . import runtime  # noqa: E402  (ms.runtime.empty_cache / memory_reserved)
 from .graph import jit  # noqa: E402
 
+# -- issue 17, top level (nn-toplevel): generators, devices, memory figures, checkpoint conversion
+from .generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,  # noqa: E402
+                        set_rng_state)
+from .ops.type_checks import is_tensor  # noqa: E402
+from .device_manager import get_current_device, set_deterministic, set_device  # noqa: E402
+from .runtime import (max_memory_allocated, max_memory_reserved, memory_allocated, memory_reserved,  # noqa: E402
+                      memory_stats, memory_summary, reset_max_memory_allocated, reset_max_memory_reserved,
+                      reset_peak_memory_stats, set_memory)
+from .serialization.convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: E402
+from . import recompute_block  # noqa: E402,F401  (makes the module cellkit.recompute callable: ms.recompute(block, x))
+from . import hal  # noqa: E402
+from .parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,  # noqa: E402
+                               set_auto_parallel_context)
+
 __version__ = "0.1.0"
 
 # ``cellkit.dataset`` and ``cellkit.mindrecord`` are imported on first use (``ms.dataset``,
 # ``import cellkit.dataset as ds``): ``import cellkit`` does not pay for Pillow or the readers.
-_LAZY_SUBPACKAGES = ("dataset", "mindrecord")
+_LAZY_SUBPACKAGES = ("dataset", "mindrecord", "mint", "numpy", "communication")
 
 
 def __getattr__(name):
@@ -80,4 +94,10 @@ __all__ = [
     "GRAPH_MODE", "PYNATIVE_MODE", "set_seed", "get_seed", "grad", "value_and_grad",
     "GradOperation", "get_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "ops", "common", "backend", "dtype", "nn", "JitConfig",
     "save_checkpoint", "load_checkpoint", "load_param_into_net", "trace", "jit", "graph", "runtime",
+    # issue 17, top level (set_memory / set_deterministic are left out of the walk: once per process)
+    "Generator", "default_generator", "get_rng_state", "set_rng_state", "initial_seed", "manual_seed", "is_tensor",
+    "set_device", "get_current_device", "max_memory_allocated", "max_memory_reserved", "memory_allocated",
+    "memory_reserved", "memory_stats", "memory_summary", "reset_max_memory_allocated", "reset_max_memory_reserved",
+    "reset_peak_memory_stats", "ckpt_to_safetensors", "safetensors_to_ckpt", "hal", "ParallelMode",
+    "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
 ]

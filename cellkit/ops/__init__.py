@@ -39,6 +39,7 @@ from .nn_functional import *  # noqa: F401,F403
 from .sparse import *  # noqa: F401,F403
 from .communication import *  # noqa: F401,F403
 from .misc import *  # noqa: F401,F403
+from .type_checks import *  # noqa: F401,F403  (ops.is_tensor)
 # Last on purpose: importing the submodule ``ops/norm.py`` (BatchNorm, LayerNorm ...) bound the
 # name ``norm`` to that module; MindSpore's ``ops.norm`` is the function.
 from .norms import norm  # noqa: F401,E402
