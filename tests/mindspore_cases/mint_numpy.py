@@ -179,8 +179,16 @@ def mnp_linalg_logic(ms, ops, nn, np):
     return (mnp.dot(a, a), mnp.matmul(a, v), mnp.inner(v, v), mnp.outer(v, v), mnp.kron(a, a), mnp.trace(a),
             mnp.tensordot(a, a, 1), mnp.cross(mnp.array([1.0, 0.0, 0.0]), mnp.array([0.0, 1.0, 0.0])),
             mnp.where(a > 2, a, 0.0), mnp.isclose(a, a + 1e-9), mnp.logical_and(a > 1, a < 4), mnp.isnan(a),
-            mnp.array_equal(a, a), mnp.diag(a), mnp.diagonal(a), mnp.tril(a), mnp.triu(a), mnp.unique(mnp.array([3, 1, 1])),
+            mnp.array_equal(a, a), mnp.diag(a), mnp.diagonal(a), mnp.tril(a), mnp.triu(a),
             mnp.searchsorted(mnp.array([1.0, 2.0, 3.0]), mnp.array([2.5])), mnp.take(a, mnp.array([0, 3])))
+
+
+@case(mindspore_wrong=True, expected=lambda np: (np.array([1, 2, 3, 5], np.int32), np.array([1.0, 3.0], np.float32)),
+      note="MindSpore 2.10's numpy.unique on CPU in PyNative mode keeps the order of first appearance "
+           "([3 1 2 5]); its docs say it finds NumPy's unique elements, which are sorted")
+def mnp_unique(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    return mnp.unique(mnp.array([3, 1, 1, 2, 5, 2])), mnp.unique(mnp.array([3.0, 1.0, 1.0]))
 
 
 @case

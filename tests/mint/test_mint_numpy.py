@@ -21,8 +21,6 @@ RECORDED = read_fixture(MODULE)
 
 @pytest.mark.parametrize("name", CASES.names())
 def test_mint_numpy_matches_mindspore(name):
-    if name.startswith("mnp_"):
-        pytest.importorskip("cellkit.numpy")
     case = CASES[name]
     check_case(case, RECORDED["cases"].get(name), MODULE, lambda: case(ms, ops, nn, np))
 
