@@ -44,6 +44,7 @@ from .runtime import (max_memory_allocated, max_memory_reserved, memory_allocate
 from .serialization.convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: E402
 from . import recompute_block  # noqa: E402,F401  (makes the module cellkit.recompute callable: ms.recompute(block, x))
 from . import hal  # noqa: E402
+from .dtype_convert import dtype_to_nptype, dtype_to_pytype, pytype_to_dtype  # noqa: E402
 from .parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,  # noqa: E402
                                set_auto_parallel_context)
 
@@ -99,5 +100,6 @@ __all__ = [
     "set_device", "get_current_device", "max_memory_allocated", "max_memory_reserved", "memory_allocated",
     "memory_reserved", "memory_stats", "memory_summary", "reset_max_memory_allocated", "reset_max_memory_reserved",
     "reset_peak_memory_stats", "ckpt_to_safetensors", "safetensors_to_ckpt", "hal", "ParallelMode",
-    "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
+    "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context", "dtype_to_nptype",
+    "dtype_to_pytype", "pytype_to_dtype",
 ]

@@ -906,6 +906,8 @@ EXAMPLES.update({
     "ms.get_auto_parallel_context": {"attr_key": lambda: "parallel_mode"},
     "ms.ckpt_to_safetensors": {"file_path": ckpt_file, "save_path": lambda: os.path.join(TMP, "converted")},
     "ms.safetensors_to_ckpt": {"file_path": _walk_safetensors_file, "save_path": lambda: os.path.join(TMP, "back")},
+    "ms.pytype_to_dtype": {"obj": lambda: float}, "ms.dtype_to_nptype": {"type_": lambda: ms.float32},
+    "ms.dtype_to_pytype": {"type_": lambda: ms.int32},
 })
 
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.

@@ -346,3 +346,27 @@ def communication_init_bad_backend_raises(ms, ops, nn, np):
 @case
 def communication_init_not_str_raises(ms, ops, nn, np):
     ms.communication.init(5)
+
+
+# ---------------------------------------------------------------- dtype conversions
+@case
+def dtype_to_nptype_names(ms, ops, nn, np):
+    return [np.dtype(ms.dtype_to_nptype(d)).name for d in (ms.float16, ms.float32, ms.float64, ms.int8, ms.int32,
+                                                      ms.int64, ms.uint8, ms.bool_, ms.complex64)]
+
+
+@case
+def dtype_to_pytype_names(ms, ops, nn, np):
+    return [ms.dtype_to_pytype(d).__name__ for d in (ms.float16, ms.float32, ms.int8, ms.uint8, ms.int64, ms.bool_,
+                                                      ms.complex64)]
+
+
+@case
+def pytype_to_dtype_numbers(ms, ops, nn, np):
+    return [str(ms.pytype_to_dtype(t)) for t in (int, float, bool, complex, np.int8, np.float32, np.float64,
+                                                 np.bool_, np.uint16)]
+
+
+@case
+def pytype_to_dtype_not_a_type_raises(ms, ops, nn, np):
+    ms.pytype_to_dtype("x")
