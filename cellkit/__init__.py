@@ -46,11 +46,26 @@ from .serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load_
                             merge_sliced_parameter, safetensors_to_ckpt)
 from .amp import build_train_network  # noqa: E402
 
+# -- issue 17, top level (nn-toplevel): generators, devices, memory figures, checkpoint conversion
+from .generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,  # noqa: E402
+                        set_rng_state)
+from .ops.introspection import is_tensor  # noqa: E402
+from .device_manager import get_current_device, set_deterministic, set_device  # noqa: E402
+from .runtime import (max_memory_allocated, max_memory_reserved, memory_allocated, memory_reserved,  # noqa: E402
+                      memory_stats, memory_summary, reset_max_memory_allocated, reset_max_memory_reserved,
+                      reset_peak_memory_stats, set_memory)
+from .serialization.convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: E402
+from . import recompute_block  # noqa: E402,F401  (makes the module cellkit.recompute callable: ms.recompute(block, x))
+from . import hal  # noqa: E402
+from .dtype_convert import dtype_to_nptype, dtype_to_pytype, pytype_to_dtype  # noqa: E402
+from .parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,  # noqa: E402
+                               set_auto_parallel_context)
+
 __version__ = "0.1.0"
 
 # ``cellkit.dataset`` and ``cellkit.mindrecord`` are imported on first use (``ms.dataset``,
 # ``import cellkit.dataset as ds``): ``import cellkit`` does not pay for Pillow or the readers.
-_LAZY_SUBPACKAGES = ("dataset", "mindrecord")
+_LAZY_SUBPACKAGES = ("dataset", "mindrecord", "mint", "numpy", "communication")
 
 
 def __getattr__(name):
@@ -98,6 +113,13 @@ __all__ = [
     "Callback", "RunContext", "LossMonitor", "TimeMonitor", "History", "LambdaCallback", "ModelCheckpoint",
     "CheckpointConfig", "EarlyStopping", "ReduceLROnPlateau", "LearningRateScheduler", "BackupAndRestore",
     "OnRequestExit", "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async", "merge_sliced_parameter",
+    # issue 17, top level (set_memory / set_deterministic are left out of the walk: once per process)
+    "Generator", "default_generator", "get_rng_state", "set_rng_state", "initial_seed", "manual_seed", "is_tensor",
+    "set_device", "get_current_device", "max_memory_allocated", "max_memory_reserved", "memory_allocated",
+    "memory_reserved", "memory_stats", "memory_summary", "reset_max_memory_allocated", "reset_max_memory_reserved",
+    "reset_peak_memory_stats", "hal", "ParallelMode",
+    "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context", "dtype_to_nptype",
+    "dtype_to_pytype", "pytype_to_dtype",
 ]
 __all__ += ["jit_class", "mutable", "export", "load"]  # issue 17: graph mode
 __all__ += list(_metrics.__all__)  # the metrics, as at MindSpore's top level

@@ -26,6 +26,7 @@ _settings = {
     "device_id": 0,
     "save_graphs": False,
     "jit_config": None,
+    "deterministic": "OFF",  # ms.set_deterministic
 }
 
 

@@ -19,7 +19,10 @@ import numpy as np
 __all__ = ["set_seed", "get_seed", "generator", "draw", "DrawLog"]
 
 _seed = None
-_generator = np.random.default_rng()
+# The seed the shared stream started from (a fresh one from the system's entropy until someone
+# seeds it): ``ms.default_generator`` reports it and describes the stream's position from it.
+_generator_seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
+_generator = np.random.default_rng(_generator_seed)
 
 
 def set_seed(seed):
@@ -38,7 +41,7 @@ def set_seed(seed):
     if seed < 0:
         raise ValueError(f"set_seed: 'seed' must be non-negative, but got {seed}")
     _seed = int(seed)
-    _generator = np.random.default_rng(_seed)
+    _install_generator(np.random.default_rng(_seed), _seed)
 
 
 def get_seed():
@@ -49,6 +52,17 @@ def get_seed():
 def generator() -> np.random.Generator:
     """The shared host random generator."""
     return _generator
+
+
+def generator_seed() -> int:
+    """The seed the shared generator started from (what ``ms.initial_seed()`` reports)."""
+    return _generator_seed
+
+
+def _install_generator(rng, seed):
+    """Make ``rng`` (started from ``seed``) the shared generator (``ms.manual_seed``, ``set_rng_state``)."""
+    global _generator, _generator_seed
+    _generator, _generator_seed = rng, int(seed)
 
 
 # ---------------------------------------------------------------- replaying draws
@@ -132,3 +146,16 @@ def draw(generator, method, shape):
         return getattr(gen, method)(size=shape)
     finally:
         gen.bit_generator.state = current
+
+
+# ``ms.seed()`` reseeds the shared generator from the system's entropy (MindSpore's function of that
+# name); ``cellkit.seed`` stays this module, so ``from cellkit import seed`` keeps working everywhere.
+class _CallableSeedModule(__import__("types").ModuleType):
+    def __call__(self):
+        """Reseed the shared generator from the system's entropy and return the seed chosen."""
+        chosen = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
+        _install_generator(np.random.default_rng(chosen), chosen)
+        return chosen
+
+
+__import__("sys").modules[__name__].__class__ = _CallableSeedModule

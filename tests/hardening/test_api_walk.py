@@ -1137,6 +1137,24 @@ EXAMPLES.update({
     "ms.get_metric_fn": {"name": lambda: "acc"}, "ms.rearrange_inputs": {"func": lambda: (lambda self, *a: a)},
 })
 
+# -- issue 17, top level (nn-toplevel): generators, devices, checkpoint conversion, parallel context
+def _walk_safetensors_file():
+    path = os.path.join(TMP, "net.safetensors")
+    if not os.path.exists(path):
+        ms.save_checkpoint(Net(), path, format="safetensors")
+    return path
+
+EXAMPLES.update({
+    "ms.is_tensor": {"obj": lambda: F(2)}, "ops.is_tensor": {"obj": lambda: F(2)},
+    "ms.set_rng_state": {"state": lambda: ms.Tensor(np.array([3] + [0] * 15, np.uint8))},
+    "ms.set_device": {"device_target": lambda: "CPU"},
+    "ms.get_auto_parallel_context": {"attr_key": lambda: "parallel_mode"},
+    "ms.ckpt_to_safetensors": {"file_path": ckpt_file, "save_path": lambda: os.path.join(TMP, "converted")},
+    "ms.safetensors_to_ckpt": {"file_path": _walk_safetensors_file, "save_path": lambda: os.path.join(TMP, "back")},
+    "ms.pytype_to_dtype": {"obj": lambda: float}, "ms.dtype_to_nptype": {"type_": lambda: ms.float32},
+    "ms.dtype_to_pytype": {"type_": lambda: ms.int32},
+})
+
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {
     "Tensor.__getitem__": (IndexError,), "Tensor.__setitem__": (IndexError,),  # MindSpore: index out of range
