@@ -3,7 +3,8 @@
 MindSpore returns its graph as protobuf bytes (``ModelProto``); cellkit
 returns **UTF-8 JSON bytes** with the same content a reader needs: inputs,
 parameters, constants, one entry per node (op, arguments, output shapes and
-dtypes, scope, source line, flags) and the output.  :func:`graph_from_proto`
+dtypes, scope, source line, flags), the output and the graph breaks
+(what was read, file and line, the node it follows).  :func:`graph_from_proto`
 reads it back into a :class:`~cellkit.graph.ir.Graph` that prints and draws
 like the original (it is a description: ops are known by name, Parameters
 by name, so it does not run).
@@ -66,7 +67,13 @@ def graph_to_dict(graph):
         "constants": [_constant(c) for c in graph.constants],
         "nodes": [_node(n) for n in graph.nodes],
         "output": _value(graph.output),
+        "breaks": [_break(b, graph) for b in getattr(graph, "breaks", ())],
     }
+
+
+def _break(brk, graph):
+    after = brk.after.index if brk.after is not None and any(n is brk.after for n in graph.nodes) else None
+    return {"reason": brk.reason, "location": brk.location, "line": brk.line, "after": after}
 
 
 def _spec(spec):
@@ -200,6 +207,11 @@ def graph_from_dict(data) -> Graph:
         nodes.append(node)
     graph = Graph(data["name"], inputs, list(states.values()), nodes, read(data["output"]), data["jit_level"])
     graph.passes = list(data["passes"])
+    from .fallback import GraphBreak
+
+    graph.breaks = [GraphBreak(b["reason"], b["location"], b.get("line", ""),
+                               nodes[b["after"]] if b.get("after") is not None else None)
+                    for b in data.get("breaks", ())]
     graph.input_template = None
     # Keep the constants' numbering as written (finish() numbers them in first-use order, which matches).
     return graph

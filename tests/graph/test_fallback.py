@@ -144,3 +144,13 @@ def test_fullgraph_true_refuses_a_break_naming_the_line():
     message = str(info.value)
     assert isinstance(info.value, ValueError) and "bool()" in message and "input 'x'" in message
     assert "test_fallback.py:" in message and "if x.sum() < 0:" in message
+
+
+def test_breaks_survive_the_json_form():
+    f = ms.jit(_with_break)
+    f(ms.Tensor([1.0]))
+    graph = ms.graph.function_graph(f)
+    back = ms.graph.graph_from_proto(ms.graph.graph_to_proto(graph))
+    assert [(b.reason, b.location, b.line) for b in back.breaks] == [(b.reason, b.location, b.line)
+                                                                     for b in graph.breaks]
+    assert back.to_dict() == graph.to_dict()
