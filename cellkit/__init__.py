@@ -28,7 +28,7 @@ from . import common  # noqa: E402
 from .jit_config import JitConfig
 from . import nn  # noqa: E402  (ms.nn, as in MindSpore)
 from .train import Model  # noqa: E402  (ms.Model; ms.train holds callbacks and metrics)
-from .train.metrics import *  # noqa: F401,F403,E402  (MindSpore's top level exposes the metrics too)
+from .metrics import *  # noqa: F401,F403,E402  (MindSpore's top level exposes the metrics too)
 from .train import metrics as _metrics  # noqa: E402
 from .serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: E402
 from . import graph  # noqa: E402  (GRAPH_MODE: installs itself into Cell calls)

@@ -20,7 +20,7 @@ RANKS = [  # (module prefix, layer); the longest matching prefix decides
     ("cellkit.parameter", 3), ("cellkit.common", 3), ("cellkit.autograd", 3),
     ("cellkit.transforms", 4), ("cellkit.recompute", 4), ("cellkit.offload", 4), ("cellkit.jacobians", 4), ("cellkit.tape_gate", 4),
     ("cellkit.ops", 5), ("cellkit.vmap", 5),
-    ("cellkit.nn", 6),
+    ("cellkit.nn", 6), ("cellkit.metrics", 6),  # metrics: NumPy over Tensors; nn re-exports them as MindSpore does
     ("cellkit.serialization", 7), ("cellkit.memory", 7), ("cellkit.graph", 7), ("cellkit.train", 7), ("cellkit.amp", 7),
     ("cellkit.display", 8),
     ("cellkit.demo", 9), ("cellkit", 9),

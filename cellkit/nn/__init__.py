@@ -19,5 +19,5 @@ from .loss_scale import *  # noqa: F401,F403  (TrainOneStepWithLossScaleCell and
 from . import dynamic_lr, learning_rate_schedule  # noqa: E402  (MindSpore's module paths of the rates)
 from .graph_cell import GraphCell  # noqa: E402  (issue 17: runs a graph read by ms.load)
 # MindSpore's nn re-exports the metrics of mindspore.train (the same objects) and get_metrics.
-from ..train.metrics import *  # noqa: F401,F403,E402
-from ..train.metrics import get_metrics  # noqa: F401,E402
+from ..metrics import *  # noqa: F401,F403,E402
+from ..metrics import get_metrics  # noqa: F401,E402

@@ -27,8 +27,9 @@ from . import shape as _shape
 from ._core import backend, describe, normalize_axis, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
 
-__all__ = ["group_norm", "lrn", "cosine_similarity", "clip_by_norm", "clip_by_global_norm", "bidense", "one_hot",
-           "L2Normalize", "LRN", "EmbeddingLookup", "OneHot", "L2Loss"]
+# one_hot / OneHot are exported from ops/creation.py (their gradient reaches Tensor on/off values).
+__all__ = ["group_norm", "lrn", "cosine_similarity", "clip_by_norm", "clip_by_global_norm", "bidense",
+           "L2Normalize", "LRN", "EmbeddingLookup", "L2Loss"]
 
 
 def _float(value, name, op, allow_int=True):

@@ -25,7 +25,7 @@ from abc import ABCMeta, abstractmethod
 
 import numpy as np
 
-from ...tensor import Tensor
+from ..tensor import Tensor
 
 __all__ = ["Metric", "rearrange_inputs"]
 

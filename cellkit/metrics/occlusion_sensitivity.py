@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...tensor import Tensor
+from ..tensor import Tensor
 from .metric import Metric, check_type, explain_errors, rearrange_inputs
 
 __all__ = ["OcclusionSensitivity"]
@@ -101,7 +101,7 @@ class OcclusionSensitivity(Metric):
         RuntimeError
             If ``x`` holds more than one sample, or ``label`` not exactly one value.
         """
-        from ...nn import Cell
+        from ..nn import Cell
 
         if len(inputs) != 3:
             raise ValueError("For 'OcclusionSensitivity.update', it needs 3 inputs (classification model, predicted "
