@@ -40,9 +40,13 @@ from .runtime import build_graph, compiled_of, graph_of, install, trace_count
 from .serialize import graph_from_proto, graph_to_proto
 from .fallback import GraphBreak
 from .mutable import jit_class, mutable
+from .graph_cell import GraphCell
 
 install()
+# ``nn.GraphCell`` as MindSpore spells it: the graph layer puts its Cell into ``nn`` (nn itself imports no graph).
+from .. import nn as _nn  # noqa: E402
+_nn.GraphCell = GraphCell
 
 __all__ = ["jit", "Graph", "Node", "TensorSpec", "GraphCompileError", "build_graph", "graph_of", "compiled_of",
            "trace_count", "function_graph", "function_trace_count", "graph_to_proto", "graph_from_proto",
-           "GraphBreak", "jit_class", "mutable"]
+           "GraphBreak", "jit_class", "mutable", "GraphCell"]

@@ -17,7 +17,6 @@ from .optim import *  # noqa: F401,F403  (optimizers and learning-rate schedules
 from .wrap import *  # noqa: F401,F403  (WithLossCell, TrainOneStepCell, WithEvalCell ...)
 from .loss_scale import *  # noqa: F401,F403  (TrainOneStepWithLossScaleCell and the loss-scale update Cells)
 from . import dynamic_lr, learning_rate_schedule  # noqa: E402  (MindSpore's module paths of the rates)
-from .graph_cell import GraphCell  # noqa: E402  (issue 17: runs a graph read by ms.load)
 # MindSpore's nn re-exports the metrics of mindspore.train (the same objects) and get_metrics.
 from ..metrics import *  # noqa: F401,F403,E402
 from ..metrics import get_metrics  # noqa: F401,E402

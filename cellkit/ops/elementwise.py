@@ -964,6 +964,7 @@ def _bessel(name, scipy_name, rule, doc):
         return _unary(x, name, _BESSEL_PRIMS[name], array_fn, rule, (0, OUTPUT), arg="x")
 
     fn.__name__ = fn.__qualname__ = name
+    fn.__code__ = fn.__code__.replace(co_name=name)  # a code object of its own: graphs know ops by it
     fn.__doc__ = doc + ("\n\n    Computed by SciPy's ``scipy.special." + scipy_name + "`` (copied to the host and back on a"
                         " device SciPy cannot reach); float tensors only.\n")
     fn.__module__ = __name__

@@ -162,6 +162,7 @@ def _augmented(name, python_op, symbol):
             raise ValueError(f"For '{name}', {describe(x)} {symbol} {describe(y)} failed: {exc}") from None
 
     fn.__name__ = fn.__qualname__ = name
+    fn.__code__ = fn.__code__.replace(co_name=name)  # a code object of its own: graphs know ops by it
     fn.__doc__ = (f"``x {symbol}= y`` as MindSpore's graph compiler evaluates it: ``x {symbol} y`` (a new value; "
                   f"Tensors, numbers, and for ``+`` strings, tuples and lists).\n\n"
                   f"    >>> {name}(7, 2)\n    {python_op(7, 2)!r}\n")

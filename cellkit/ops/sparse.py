@@ -778,6 +778,7 @@ def _make_coo_unary(name):
         return COOTensor(x.indices, _unary_values(name, x.values, op), x.shape)
 
     fn.__name__ = fn.__qualname__ = op
+    fn.__code__ = fn.__code__.replace(co_name=op)  # a code object of its own: graphs know ops by it
     fn.__doc__ = (f"``{_DENSE.get(name, name)}`` of each stored value of the COOTensor ``x`` (the coordinates stay; "
                   "implicit zeros are not touched).")
     return fn
@@ -791,6 +792,7 @@ def _make_csr_unary(name):
         return x._with(_unary_values(name, x.values, op))
 
     fn.__name__ = fn.__qualname__ = op
+    fn.__code__ = fn.__code__.replace(co_name=op)  # a code object of its own: graphs know ops by it
     fn.__doc__ = (f"``{_DENSE.get(name, name)}`` of each stored value of the CSRTensor ``x`` (the structure stays; "
                   "implicit zeros are not touched).")
     return fn

@@ -11,7 +11,7 @@ Tensor(shape=[1, 2], dtype=Float32, value=
 """
 from __future__ import annotations
 
-from .cell import Cell
+from ..nn.cell import Cell
 
 __all__ = ["GraphCell"]
 
@@ -39,8 +39,8 @@ class GraphCell(Cell):
 
     def __init__(self, graph, params_init=None, obf_random_seed=None):
         super().__init__()
-        from ..graph.executor import build_plan
-        from ..graph.ir import Graph
+        from .executor import build_plan
+        from .ir import Graph
         from ..tensor import Tensor
 
         if not isinstance(graph, Graph) or not getattr(graph, "loaded", False):
