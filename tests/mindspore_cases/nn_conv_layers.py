@@ -670,3 +670,23 @@ _raise_case("bad_ssim_small_image", lambda ms, nn, np: nn.SSIM()(ms.Tensor(np.on
                                                                  ms.Tensor(np.ones((1, 1, 8, 8), np.float32))))
 _raise_case("bad_ssim_int_image", lambda ms, nn, np: nn.SSIM(filter_size=2)(
     ms.Tensor(np.ones((1, 1, 4, 4), np.int32)), ms.Tensor(np.ones((1, 1, 4, 4), np.int32))))
+
+
+# ---------------------------------------------------------------- the layers that existed before: checked too
+_layer_case("conv1d_same_bias", lambda ms, nn, np: nn.Conv1d(2, 4, 3, stride=2, has_bias=True, weight_init="ones",
+                                                             bias_init="zeros"), [(2, 2, 7)], rtol=1e-4, atol=1e-5)
+_layer_case("conv1d_pad_group_dilation", lambda ms, nn, np: nn.Conv1d(
+    4, 2, 2, pad_mode="pad", padding=2, dilation=2, group=2, weight_init="ones"), [(1, 4, 5)], rtol=1e-4, atol=1e-5)
+_layer_case("conv2d_pad_tuple", lambda ms, nn, np: nn.Conv2d(
+    2, 2, (2, 3), stride=(2, 1), pad_mode="pad", padding=(1, 0, 2, 1), has_bias=True, weight_init="ones",
+    bias_init="zeros"), [(1, 2, 4, 4)], rtol=1e-4, atol=1e-5)
+_layer_case("layernorm_first_axis", lambda ms, nn, np: nn.LayerNorm((2, 3, 2), begin_norm_axis=1,
+                                                                    begin_params_axis=1, epsilon=1e-5),
+            [(2, 2, 3, 2)], repr_text=False, rtol=1e-4, atol=1e-5)
+_layer_case("layernorm_params_after_norm_axis", lambda ms, nn, np: nn.LayerNorm((4,), begin_norm_axis=1,
+                                                                                begin_params_axis=-1),
+            [(2, 3, 4)], repr_text=False, rtol=1e-4, atol=1e-5)
+_raise_case("bad_layernorm_params_shape", lambda ms, nn, np: nn.LayerNorm((3,), begin_params_axis=1)(
+    ms.Tensor(np.ones((2, 4, 3), np.float32))))
+_raise_case("bad_layernorm_axis_type", lambda ms, nn, np: nn.LayerNorm((3,), begin_norm_axis=1.0)(
+    ms.Tensor(np.ones((2, 3), np.float32))))
