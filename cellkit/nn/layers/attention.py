@@ -24,11 +24,21 @@ from ... import dtype as _dt
 from ... import ops
 from ...common.initializer import HeUniform, Uniform, XavierNormal, XavierUniform, initializer
 from ...parameter import Parameter
-from ...tensor import Tensor
+from ...tensor import Tensor, check_allocation
 from ..cell import Cell
 from .basic import Dense
 
 __all__ = ["MultiheadAttention"]
+
+
+def _check_size(value, name, cls, allow_none=False):
+    """A positive int (or None where allowed), with a message naming ``cls`` and the argument."""
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"For '{cls}', '{name}' must be a positive int, but got {type(value).__name__} {value!r}.")
+    if value <= 0:
+        raise ValueError(f"For '{cls}', '{name}' must be a positive int, but got {value}.")
 
 
 def _linear(x, w, b):
@@ -261,6 +271,13 @@ class MultiheadAttention(Cell):
     def __init__(self, embed_dim, num_heads, dropout=0.0, has_bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, dtype=_dt.float32):
         super().__init__()
+        for name, value in (("embed_dim", embed_dim), ("num_heads", num_heads)):
+            _check_size(value, name, "MultiheadAttention")
+        _check_size(kdim, "kdim", "MultiheadAttention", allow_none=True)
+        _check_size(vdim, "vdim", "MultiheadAttention", allow_none=True)
+        for shape in ((3 * embed_dim, embed_dim), (embed_dim, kdim or 1), (embed_dim, vdim or 1)):
+            check_allocation(shape, dtype if dtype is not None else _dt.float32, "MultiheadAttention",
+                             f"embed_dim={embed_dim}, kdim={kdim}, vdim={vdim}")
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
         self.vdim = vdim if vdim is not None else embed_dim

@@ -23,10 +23,10 @@ import math
 from ... import dtype as _dt
 from ... import ops
 from ...common.initializer import HeUniform, Uniform, initializer
-from ...tensor import Tensor
+from ...tensor import Tensor, check_allocation
 from ..cell import Cell
 from .activation import GELU, ReLU
-from .attention import MultiheadAttention
+from .attention import MultiheadAttention, _check_size
 from .basic import Dense
 from .container import CellList
 from .dropout import Dropout
@@ -67,10 +67,11 @@ def _check_padding_mask(mask):
         raise AssertionError("only bool and floating types of key_padding_mask are supported")
 
 
-def _check_d_model(d_model, nhead, cls):
-    for name, value in (("d_model", d_model), ("nhead", nhead)):
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise ValueError(f"For '{cls}', '{name}' must be a positive int, but got {value!r}.")
+def _check_d_model(d_model, nhead, cls, dim_feedforward=1, dtype=_dt.float32):
+    _check_size(d_model, "d_model", cls)
+    _check_size(nhead, "nhead", cls)
+    _check_size(dim_feedforward, "dim_feedforward", cls)
+    check_allocation((dim_feedforward, d_model), dtype, cls, f"d_model={d_model}, dim_feedforward={dim_feedforward}")
 
 
 class _LayerBase(Cell):
@@ -78,8 +79,6 @@ class _LayerBase(Cell):
 
     def _setup(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
                norm_first, dtype, norms):
-        cls = type(self).__name__
-        _check_d_model(d_model, nhead, cls)
         self.dense1 = _dense(d_model, dim_feedforward, dtype)
         self.dropout = Dropout(p=dropout)
         self.dense2 = _dense(dim_feedforward, d_model, dtype)
@@ -137,7 +136,7 @@ class TransformerEncoderLayer(_LayerBase):
                  activation="relu", layer_norm_eps: float = 1e-05, batch_first: bool = False,
                  norm_first: bool = False, dtype=_dt.float32):
         super().__init__()
-        _check_d_model(d_model, nhead, "TransformerEncoderLayer")
+        _check_d_model(d_model, nhead, "TransformerEncoderLayer", dim_feedforward, dtype)
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
         self._setup(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first,
                     dtype, norms=2)
@@ -176,7 +175,7 @@ class TransformerDecoderLayer(_LayerBase):
                  activation="relu", layer_norm_eps: float = 1e-05, batch_first: bool = False,
                  norm_first: bool = False, dtype=_dt.float32):
         super().__init__()
-        _check_d_model(d_model, nhead, "TransformerDecoderLayer")
+        _check_d_model(d_model, nhead, "TransformerDecoderLayer", dim_feedforward, dtype)
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
                                                  dtype=dtype)
@@ -209,8 +208,12 @@ class TransformerDecoderLayer(_LayerBase):
 def _layer_copies(layer, kind, num_layers, cls):
     if not isinstance(layer, kind):
         raise TypeError(f"For '{cls}', the first argument must be a {kind.__name__}, but got {type(layer).__name__}")
-    if isinstance(num_layers, bool) or not isinstance(num_layers, int) or num_layers < 0:
-        raise ValueError(f"For '{cls}', 'num_layers' must be a non-negative int, but got {num_layers!r}")
+    if isinstance(num_layers, bool) or not isinstance(num_layers, int):
+        raise TypeError(f"For '{cls}', 'num_layers' must be an int, but got {type(num_layers).__name__} {num_layers!r}")
+    if num_layers < 0:
+        raise ValueError(f"For '{cls}', 'num_layers' must be a non-negative int, but got {num_layers}")
+    size = sum(p.size for p in layer.get_parameters())
+    check_allocation((num_layers, size), layer.dtype, cls, f"num_layers={num_layers} copies of {size} elements")
     # as MindSpore: a fresh layer with the same settings (new Parameters), copied num_layers times
     fresh = kind(layer.d_model, layer.nhead, layer.dim_feedforward, layer.dropout_num, layer.activation1,
                  layer.layernorm_eps, layer.batch_first, layer.norm_first, dtype=layer.dtype)
@@ -293,6 +296,11 @@ class Transformer(Cell):
                  custom_decoder=None, layer_norm_eps: float = 1e-05, batch_first: bool = False,
                  norm_first: bool = False, dtype=_dt.float32):
         super().__init__()
+        _check_d_model(d_model, nhead, "Transformer", dim_feedforward, dtype)
+        for name, value in (("num_encoder_layers", num_encoder_layers), ("num_decoder_layers", num_decoder_layers)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise (TypeError if not isinstance(value, int) or isinstance(value, bool) else ValueError)(
+                    f"For 'Transformer', '{name}' must be a non-negative int, but got {value!r}")
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
