@@ -12,6 +12,16 @@ runs ``zero_grad / forward / backward / step`` on ``torch.nn.LSTM`` / ``Transfor
 with the same shapes (its fused LSTM kernel and fused attention included), one thread pool each,
 both on the CPU.  Each contender is timed in many short interleaved blocks and its best block
 counts (as in ``train_step.py``: a shared machine drifts).  Goal: cellkit within 1.5x of PyTorch.
+
+The LSTM runs through ``nn.LSTM``'s fused whole-sequence op (``cellkit/nn/layers/rnn_fused.py``),
+added because this benchmark showed the composed recurrence at 1.75-1.95x PyTorch: per step it
+multiplied by the weights once more for their gradient, and slicing a stacked sequence made
+``T`` full-size gradients.  The encoder layer needs no fused op.
+
+Measured 2026-11-24 on the 2-core shared development VM (load average about 18), PyTorch
+2.13.0+cpu, NumPy 2.4.6, ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1`` (one BLAS thread each):
+LSTM 94.6 ms vs 71.7 ms (1.32x), encoder layer 94.8 ms vs 112.9 ms (0.84x).  With both
+libraries' default two threads: 1.27x and 0.70x.
 """
 from __future__ import annotations
 

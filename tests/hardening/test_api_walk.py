@@ -1155,6 +1155,32 @@ EXAMPLES.update({
     "ms.dtype_to_pytype": {"type_": lambda: ms.int32},
 })
 
+# Attention and Transformer Cells (nn-seq).
+EXAMPLES.update({
+    "nn.MultiheadAttention": {"embed_dim": lambda: 4, "num_heads": lambda: 2},
+    "nn.MultiheadAttention()": {"query": lambda: F(3, 2, 4), "key": lambda: F(3, 2, 4), "value": lambda: F(3, 2, 4)},
+    **{f"nn.{name}": {"d_model": lambda: 4, "nhead": lambda: 2, "dim_feedforward": lambda: 6}
+       for name in ("TransformerEncoderLayer", "TransformerDecoderLayer")},
+    "nn.TransformerEncoderLayer()": {"src": lambda: F(3, 2, 4)},
+    "nn.TransformerDecoderLayer()": {"tgt": lambda: F(3, 2, 4), "memory": lambda: F(5, 2, 4)},
+    "nn.TransformerEncoder": {"encoder_layer": lambda: nn.TransformerEncoderLayer(4, 2, 6), "num_layers": lambda: 2},
+    "nn.TransformerDecoder": {"decoder_layer": lambda: nn.TransformerDecoderLayer(4, 2, 6), "num_layers": lambda: 2},
+    "nn.TransformerEncoder()": {"src": lambda: F(3, 2, 4)},
+    "nn.TransformerDecoder()": {"tgt": lambda: F(3, 2, 4), "memory": lambda: F(5, 2, 4)},
+    "nn.Transformer": {"d_model": lambda: 4, "nhead": lambda: 2, "num_encoder_layers": lambda: 1,
+                       "num_decoder_layers": lambda: 1, "dim_feedforward": lambda: 6},
+    "nn.Transformer()": {"src": lambda: F(5, 2, 4), "tgt": lambda: F(3, 2, 4)},
+})
+
+BUILD.update({
+    "nn.MultiheadAttention": lambda: nn.MultiheadAttention(4, 2),
+    "nn.TransformerEncoderLayer": lambda: nn.TransformerEncoderLayer(4, 2, 6),
+    "nn.TransformerDecoderLayer": lambda: nn.TransformerDecoderLayer(4, 2, 6),
+    "nn.TransformerEncoder": lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 6), 2),
+    "nn.TransformerDecoder": lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(4, 2, 6), 2),
+    "nn.Transformer": lambda: nn.Transformer(4, 2, 1, 1, 6),
+})
+
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {
     "Tensor.__getitem__": (IndexError,), "Tensor.__setitem__": (IndexError,),  # MindSpore: index out of range

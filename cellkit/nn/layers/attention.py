@@ -24,11 +24,42 @@ from ... import dtype as _dt
 from ... import ops
 from ...common.initializer import HeUniform, Uniform, XavierNormal, XavierUniform, initializer
 from ...parameter import Parameter
-from ...tensor import Tensor
+from ...tensor import Tensor, check_allocation
 from ..cell import Cell
 from .basic import Dense
 
 __all__ = ["MultiheadAttention"]
+
+
+def _check_size(value, name, cls, allow_none=False):
+    """A positive int (or None where allowed), with a message naming ``cls`` and the argument."""
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"For '{cls}', '{name}' must be a positive int, but got {type(value).__name__} {value!r}.")
+    if value <= 0:
+        raise ValueError(f"For '{cls}', '{name}' must be a positive int, but got {value}.")
+
+
+_FLOAT_DTYPES = (_dt.float16, _dt.float32, _dt.float64, _dt.bfloat16)
+
+
+def _check_dtype(dtype, cls):
+    if not isinstance(dtype, _dt.DType) or dtype not in _FLOAT_DTYPES:
+        raise TypeError(f"For '{cls}', 'dtype' must be a float dtype (mindspore.float16, float32, float64, "
+                        f"bfloat16), but got {dtype!r}.")
+
+
+def _check_probability(value, name, cls):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"For '{cls}', '{name}' must be a float, but got {type(value).__name__} {value!r}.")
+    if not 0 <= value <= 1:
+        raise ValueError(f"For '{cls}', '{name}' must be a probability in [0, 1], but got {value}.")
+
+
+def _check_mask_arg(value, name, cls):
+    if value is not None and not isinstance(value, Tensor):
+        raise TypeError(f"For '{cls}', '{name}' must be a Tensor or None, but got {type(value).__name__}.")
 
 
 def _linear(x, w, b):
@@ -261,6 +292,16 @@ class MultiheadAttention(Cell):
     def __init__(self, embed_dim, num_heads, dropout=0.0, has_bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, dtype=_dt.float32):
         super().__init__()
+        for name, value in (("embed_dim", embed_dim), ("num_heads", num_heads)):
+            _check_size(value, name, "MultiheadAttention")
+        _check_size(kdim, "kdim", "MultiheadAttention", allow_none=True)
+        _check_size(vdim, "vdim", "MultiheadAttention", allow_none=True)
+        _check_probability(dropout, "dropout", "MultiheadAttention")
+        if dtype is not None:
+            _check_dtype(dtype, "MultiheadAttention")
+        for shape in ((3 * embed_dim, embed_dim), (embed_dim, kdim or 1), (embed_dim, vdim or 1)):
+            check_allocation(shape, dtype if dtype is not None else _dt.float32, "MultiheadAttention",
+                             f"embed_dim={embed_dim}, kdim={kdim}, vdim={vdim}")
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
         self.vdim = vdim if vdim is not None else embed_dim
@@ -305,6 +346,8 @@ class MultiheadAttention(Cell):
         for name, t in (("query", query), ("key", key), ("value", value)):
             if not isinstance(t, Tensor):
                 raise TypeError(f"For 'MultiheadAttention', '{name}' must be a Tensor, but got {type(t).__name__}")
+        _check_mask_arg(key_padding_mask, "key_padding_mask", "MultiheadAttention")
+        _check_mask_arg(attn_mask, "attn_mask", "MultiheadAttention")
         k_is_v, q_is_k = key is value, query is key
         batched = query.ndim == 3
         if key_padding_mask is not None and key_padding_mask.dtype != _dt.bool_ \
@@ -318,13 +361,16 @@ class MultiheadAttention(Cell):
                 value = key
             else:
                 query, key, value = (ops.swapaxes(t, 1, 0) for t in (query, key, value))
-        out, weights = multi_head_attention_forward(
-            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
-            self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
-            training=self.training, key_padding_mask=key_padding_mask, attn_mask=attn_mask,
-            use_separate_proj_weight=not self._qkv_same_embed_dim, q_proj_weight=self.q_proj_weight,
-            k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
-            average_attn_weights=average_attn_weights, k_is_v=k_is_v, q_is_k=q_is_k)
+        try:
+            out, weights = multi_head_attention_forward(
+                query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
+                self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
+                training=self.training, key_padding_mask=key_padding_mask, attn_mask=attn_mask,
+                use_separate_proj_weight=not self._qkv_same_embed_dim, q_proj_weight=self.q_proj_weight,
+                k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
+                average_attn_weights=average_attn_weights, k_is_v=k_is_v, q_is_k=q_is_k)
+        except ValueError as exc:  # MindSpore's messages, said where
+            raise ValueError(f"For 'MultiheadAttention', {exc}") from None
         if self.batch_first and batched:
             out = ops.swapaxes(out, 1, 0)
         if need_weights:

@@ -23,10 +23,10 @@ import math
 from ... import dtype as _dt
 from ... import ops
 from ...common.initializer import HeUniform, Uniform, initializer
-from ...tensor import Tensor
+from ...tensor import Tensor, check_allocation
 from ..cell import Cell
 from .activation import GELU, ReLU
-from .attention import MultiheadAttention
+from .attention import MultiheadAttention, _check_dtype, _check_mask_arg, _check_probability, _check_size
 from .basic import Dense
 from .container import CellList
 from .dropout import Dropout
@@ -36,23 +36,26 @@ __all__ = ["TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEnc
            "Transformer"]
 
 
-def _activation(activation):
+def _activation(activation, cls):
     """MindSpore's accepted activations: a name, ``ops.relu``/``ops.gelu``, or a ReLU/GELU Cell."""
     if isinstance(activation, str):
         if activation == "relu":
             return ops.relu
         if activation == "gelu":
             return ops.gelu
-        raise ValueError(f"The activation must be relu/gelu, but get {activation}")
+        raise ValueError(f"For '{cls}', the activation must be relu/gelu, but get {activation!r}")
     if isinstance(activation, Cell):
         if not isinstance(activation, (ReLU, GELU)):
-            raise ValueError(f"The argument 'activation' must be nn.ReLU or nn.GELU instance, but get {activation}.")
+            raise ValueError(f"For '{cls}', the argument 'activation' must be nn.ReLU or nn.GELU instance, "
+                             f"but get {activation}.")
         return activation
     if callable(activation):
         if activation is not ops.relu and activation is not ops.gelu:
-            raise ValueError(f"The argument 'activation' must be ops.relu or ops.gelu instance, but get {activation}.")
+            raise ValueError(f"For '{cls}', the argument 'activation' must be ops.relu or ops.gelu instance, "
+                             f"but get {activation}.")
         return activation
-    raise ValueError(f"The argument 'activation' must be str, callable or Cell instance, but get {activation}.")
+    raise ValueError(f"For '{cls}', the argument 'activation' must be str, callable or Cell instance, "
+                     f"but get {activation!r}.")
 
 
 def _dense(in_features, out_features, dtype):
@@ -67,10 +70,40 @@ def _check_padding_mask(mask):
         raise AssertionError("only bool and floating types of key_padding_mask are supported")
 
 
-def _check_d_model(d_model, nhead, cls):
-    for name, value in (("d_model", d_model), ("nhead", nhead)):
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise ValueError(f"For '{cls}', '{name}' must be a positive int, but got {value!r}.")
+def _check_d_model(d_model, nhead, cls, dim_feedforward=1, dtype=_dt.float32, dropout=0.0, layer_norm_eps=1e-5,
+                   activation="relu"):
+    """Every constructor argument of a Transformer Cell, checked before anything is built."""
+    _check_size(d_model, "d_model", cls)
+    _check_size(nhead, "nhead", cls)
+    _check_size(dim_feedforward, "dim_feedforward", cls)
+    if d_model % nhead:
+        raise ValueError(f"For '{cls}', 'd_model' must be divisible by 'nhead', but got d_model={d_model} and "
+                         f"nhead={nhead}.")
+    _check_probability(dropout, "dropout", cls)
+    if isinstance(layer_norm_eps, bool) or not isinstance(layer_norm_eps, (int, float)):
+        raise TypeError(f"For '{cls}', 'layer_norm_eps' must be a float, but got {type(layer_norm_eps).__name__}.")
+    if not 0 < layer_norm_eps < float("inf"):
+        raise ValueError(f"For '{cls}', 'layer_norm_eps' must be a positive finite float, but got {layer_norm_eps}.")
+    _check_dtype(dtype, cls)
+    _activation(activation, cls)
+    check_allocation((dim_feedforward, d_model), dtype, cls, f"d_model={d_model}, dim_feedforward={dim_feedforward}")
+
+
+def _check_call(cls, **arguments):
+    """Sequences are 2-D or 3-D Tensors, masks Tensors or None."""
+    for name, value in arguments.items():
+        if name.endswith("mask"):
+            _check_mask_arg(value, name, cls)
+        else:
+            _check_tensor(value, name, cls)
+
+
+def _check_tensor(value, name, cls, ndims=(2, 3)):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"For '{cls}', '{name}' must be a Tensor, but got {type(value).__name__}.")
+    if value.ndim not in ndims:
+        raise ValueError(f"For '{cls}', '{name}' must be a {' or '.join(f'{n}-D' for n in ndims)} Tensor, "
+                         f"but got shape {tuple(value.shape)}.")
 
 
 class _LayerBase(Cell):
@@ -78,8 +111,6 @@ class _LayerBase(Cell):
 
     def _setup(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
                norm_first, dtype, norms):
-        cls = type(self).__name__
-        _check_d_model(d_model, nhead, cls)
         self.dense1 = _dense(d_model, dim_feedforward, dtype)
         self.dropout = Dropout(p=dropout)
         self.dense2 = _dense(dim_feedforward, d_model, dtype)
@@ -89,7 +120,7 @@ class _LayerBase(Cell):
         for i in range(1, norms + 1):
             setattr(self, f"dropout{i}", Dropout(p=dropout))
         self.activation1 = activation
-        self.activation = _activation(activation)
+        self.activation = _activation(activation, type(self).__name__)
         self.d_model = d_model
         self.nhead = nhead
         self.dim_feedforward = dim_feedforward
@@ -137,12 +168,14 @@ class TransformerEncoderLayer(_LayerBase):
                  activation="relu", layer_norm_eps: float = 1e-05, batch_first: bool = False,
                  norm_first: bool = False, dtype=_dt.float32):
         super().__init__()
-        _check_d_model(d_model, nhead, "TransformerEncoderLayer")
+        _check_d_model(d_model, nhead, "TransformerEncoderLayer", dim_feedforward, dtype, dropout, layer_norm_eps,
+                       activation)
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
         self._setup(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first,
                     dtype, norms=2)
 
     def construct(self, src: Tensor, src_mask=None, src_key_padding_mask=None):
+        _check_call(type(self).__name__, src=src, src_mask=src_mask, src_key_padding_mask=src_key_padding_mask)
         _check_padding_mask(src_key_padding_mask)
         x = src
         if self.norm_first:
@@ -176,7 +209,8 @@ class TransformerDecoderLayer(_LayerBase):
                  activation="relu", layer_norm_eps: float = 1e-05, batch_first: bool = False,
                  norm_first: bool = False, dtype=_dt.float32):
         super().__init__()
-        _check_d_model(d_model, nhead, "TransformerDecoderLayer")
+        _check_d_model(d_model, nhead, "TransformerDecoderLayer", dim_feedforward, dtype, dropout, layer_norm_eps,
+                       activation)
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
                                                  dtype=dtype)
@@ -185,6 +219,8 @@ class TransformerDecoderLayer(_LayerBase):
 
     def construct(self, tgt: Tensor, memory: Tensor, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                   memory_key_padding_mask=None):
+        _check_call(type(self).__name__, tgt=tgt, memory=memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                    tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask)
         x = tgt
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask)
@@ -209,8 +245,12 @@ class TransformerDecoderLayer(_LayerBase):
 def _layer_copies(layer, kind, num_layers, cls):
     if not isinstance(layer, kind):
         raise TypeError(f"For '{cls}', the first argument must be a {kind.__name__}, but got {type(layer).__name__}")
-    if isinstance(num_layers, bool) or not isinstance(num_layers, int) or num_layers < 0:
-        raise ValueError(f"For '{cls}', 'num_layers' must be a non-negative int, but got {num_layers!r}")
+    if isinstance(num_layers, bool) or not isinstance(num_layers, int):
+        raise TypeError(f"For '{cls}', 'num_layers' must be an int, but got {type(num_layers).__name__} {num_layers!r}")
+    if num_layers < 0:
+        raise ValueError(f"For '{cls}', 'num_layers' must be a non-negative int, but got {num_layers}")
+    size = sum(p.size for p in layer.get_parameters())
+    check_allocation((num_layers, size), layer.dtype, cls, f"num_layers={num_layers} copies of {size} elements")
     # as MindSpore: a fresh layer with the same settings (new Parameters), copied num_layers times
     fresh = kind(layer.d_model, layer.nhead, layer.dim_feedforward, layer.dropout_num, layer.activation1,
                  layer.layernorm_eps, layer.batch_first, layer.norm_first, dtype=layer.dtype)
@@ -237,6 +277,7 @@ class TransformerEncoder(Cell):
         self.norm = norm
 
     def construct(self, src: Tensor, src_mask=None, src_key_padding_mask=None):
+        _check_call("TransformerEncoder", src=src, src_mask=src_mask, src_key_padding_mask=src_key_padding_mask)
         _check_padding_mask(src_key_padding_mask)
         output = src
         for layer in self.layers:
@@ -264,6 +305,8 @@ class TransformerDecoder(Cell):
 
     def construct(self, tgt: Tensor, memory: Tensor, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                   memory_key_padding_mask=None):
+        _check_call("TransformerDecoder", tgt=tgt, memory=memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                    tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask)
         output = tgt
         for layer in self.layers:
             output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
@@ -293,6 +336,11 @@ class Transformer(Cell):
                  custom_decoder=None, layer_norm_eps: float = 1e-05, batch_first: bool = False,
                  norm_first: bool = False, dtype=_dt.float32):
         super().__init__()
+        _check_d_model(d_model, nhead, "Transformer", dim_feedforward, dtype, dropout, layer_norm_eps, activation)
+        for name, value in (("num_encoder_layers", num_encoder_layers), ("num_decoder_layers", num_decoder_layers)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise (TypeError if not isinstance(value, int) or isinstance(value, bool) else ValueError)(
+                    f"For 'Transformer', '{name}' must be a non-negative int, but got {value!r}")
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
@@ -316,6 +364,9 @@ class Transformer(Cell):
 
     def construct(self, src: Tensor, tgt: Tensor, src_mask=None, tgt_mask=None, memory_mask=None,
                   src_key_padding_mask=None, tgt_key_padding_mask=None, memory_key_padding_mask=None):
+        _check_call("Transformer", src=src, tgt=tgt, src_mask=src_mask, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                    src_key_padding_mask=src_key_padding_mask, tgt_key_padding_mask=tgt_key_padding_mask,
+                    memory_key_padding_mask=memory_key_padding_mask)
         batched = src.ndim == 3
         axis = 0 if self.batch_first else 1
         if batched and src.shape[axis] != tgt.shape[axis]:
