@@ -474,3 +474,12 @@ _error("rand_augment_bad_magnitude", lambda v, np: v.RandAugment(2, 31, 31))
 _error("uniform_augment_too_many", lambda v, np: v.UniformAugment([v.Invert()], 2))
 _error("random_select_subpolicy_bad", lambda v, np: v.RandomSelectSubpolicy([[v.Invert()]]))
 _error("resize_with_bbox_bad_box", lambda v, np: v.ResizeWithBBox(4)(_image(np), np.array([[5, 5, 10, 10]], np.float32)))
+
+
+# ---- where MindSpore 2.10 departs from its documentation
+@case(mindspore_wrong=True, expected=lambda np: np.array([10, 20, 30], np.uint8),
+      note="MindSpore 2.10's Rotate fills the uncovered corners with fill_value in reverse channel order "
+           "((10, 20, 30) gives (30, 20, 10)); the documented order is (R, G, B)")
+def rotate_fill_value_order(ms, ops, nn, np):
+    out = _vision(ms).Rotate(45, fill_value=(10, 20, 30))(_image(np))
+    return ms.Tensor(out[0, 0])
