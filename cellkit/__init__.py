@@ -45,8 +45,8 @@ from .serialization.convert import ckpt_to_safetensors, safetensors_to_ckpt  # n
 from . import recompute_block  # noqa: E402,F401  (makes the module cellkit.recompute callable: ms.recompute(block, x))
 from . import hal  # noqa: E402
 from .dtype_convert import dtype_to_nptype, dtype_to_pytype, pytype_to_dtype  # noqa: E402
-from .parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,  # noqa: E402
-                               set_auto_parallel_context)
+from .common.parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,  # noqa: E402
+                                      set_auto_parallel_context)
 
 __version__ = "0.1.0"
 

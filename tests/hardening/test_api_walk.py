@@ -908,7 +908,10 @@ EXAMPLES.update({
     "ms.safetensors_to_ckpt": {"file_path": _walk_safetensors_file, "save_path": lambda: os.path.join(TMP, "back")},
     "ms.pytype_to_dtype": {"obj": lambda: float}, "ms.dtype_to_nptype": {"type_": lambda: ms.float32},
     "ms.dtype_to_pytype": {"type_": lambda: ms.int32},
+    "nn.DistributedGradReducer": {"parameters": opt_params},
+    "nn.DistributedGradReducer()": {"grads": lambda: tuple(ops.ones_like(p) for p in opt_params())},
 })
+BUILD.update({"nn.DistributedGradReducer": lambda: nn.DistributedGradReducer(opt_params())})
 
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {
