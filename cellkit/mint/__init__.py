@@ -29,3 +29,4 @@ from ._shape import *  # noqa: F401,F403
 from ._softmax import softmax  # noqa: F401
 from . import linalg, special  # noqa: F401,E402
 from . import nn  # noqa: F401,E402
+from . import optim  # noqa: F401,E402

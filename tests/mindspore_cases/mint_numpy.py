@@ -568,3 +568,24 @@ def mnp_concatenate_bad_axis_raises(ms, ops, nn, np):
 def mnp_ravel_multi_index(ms, ops, nn, np):
     mnp = _mnp(ms)
     return mnp.ravel_multi_index((mnp.array([1, 2]), mnp.array([0, 3])), (3, 4))
+
+
+# ---------------------------------------------------------------- mint.optim (construction; MindSpore 2.10's CPU
+# build does not update the weights -- Adam and SGD leave them unchanged, AdamW has no kernel -- so the updates are
+# checked against PyTorch's formulas in tests/mint/test_mint_numpy.py)
+@case
+def mint_optim_state_and_repr(ms, ops, nn, np):
+    m = _mint(ms)
+    out = []
+    for cls, kw in ((m.optim.Adam, {}), (m.optim.AdamW, {"amsgrad": False}), (m.optim.SGD, {"lr": 0.1, "momentum": 0.9}),
+                    (m.optim.FusedAdamW, {})):
+        w = ms.Parameter(ms.Tensor(np.array([1.0, -2.0], np.float32)), name="w")
+        opt = cls([w], **kw)
+        out.append(([p.name for p in opt.get_parameters()], repr(opt)))
+    return out
+
+
+@case
+def mint_optim_bad_betas_raises(ms, ops, nn, np):
+    m = _mint(ms)
+    m.optim.Adam([ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="w")], betas=(1.5, 0.9))

@@ -224,3 +224,79 @@ def test_mint_inplace_functions_write_back():
     out = mint.nn.functional.relu_(x)
     assert out is x
     np.testing.assert_array_equal(x.asnumpy(), [0.0, 2.0])
+
+
+# ---------------------------------------------------------------- mint.optim against PyTorch's update formulas
+def _torch_adam(w, grads, lr, b1, b2, eps, wd, decoupled, amsgrad=False):
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    vmax = np.zeros_like(w)
+    for t, g in enumerate(grads, 1):
+        if decoupled:
+            w = w * (1 - lr * wd)
+        elif wd:
+            g = g + wd * w
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        vmax = np.maximum(vmax, v)
+        denom = np.sqrt(vmax if amsgrad else v) / np.sqrt(1 - b2 ** t) + eps
+        w = w - lr / (1 - b1 ** t) * m / denom
+    return w
+
+
+def _torch_sgd(w, grads, lr, mu, damp, wd, nesterov):
+    buf = None
+    for g in grads:
+        g = g + wd * w
+        if mu:
+            buf = g if buf is None else mu * buf + (1 - damp) * g
+            g = g + mu * buf if nesterov else buf
+        w = w - lr * g
+    return w
+
+
+GRADS = [np.array([0.5, -1.0, 0.25], np.float64), np.array([-0.3, 0.2, 0.9], np.float64),
+         np.array([0.1, 0.1, -0.4], np.float64)]
+W0 = np.array([1.0, -2.0, 0.5], np.float64)
+
+
+@pytest.mark.parametrize("kind, kwargs", [
+    ("Adam", {"lr": 0.1}), ("Adam", {"lr": 0.05, "weight_decay": 0.1, "amsgrad": True}),
+    ("AdamW", {"lr": 0.1, "weight_decay": 0.2}), ("FusedAdamW", {"lr": 0.1}),
+    ("SGD", {"lr": 0.1}), ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "weight_decay": 0.01}),
+    ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True}),
+])
+def test_mint_optim_follows_pytorch_updates(kind, kwargs):
+    w = ms.Parameter(ms.Tensor(W0), name="w")
+    opt = getattr(mint.optim, kind)([w], **kwargs)
+    for g in GRADS:
+        opt((ms.Tensor(g),))
+    if kind == "SGD":
+        want = _torch_sgd(W0, GRADS, kwargs["lr"], kwargs.get("momentum", 0), kwargs.get("dampening", 0),
+                          kwargs.get("weight_decay", 0), kwargs.get("nesterov", False))
+    else:
+        decoupled = kind != "Adam"
+        wd = kwargs.get("weight_decay", 0.0 if kind == "Adam" else 0.01)
+        want = _torch_adam(W0, GRADS, kwargs["lr"], 0.9, 0.999, 1e-8, wd, decoupled, kwargs.get("amsgrad", False))
+    np.testing.assert_allclose(w.asnumpy(), want, rtol=1e-10)
+
+
+def test_mint_optim_trains_a_network_with_groups_and_maximize():
+    ms.manual_seed(0)
+    net = mint.nn.Linear(3, 1)
+    opt = mint.optim.AdamW([{"params": [net.weight], "lr": 0.05}, {"params": [net.bias]}], lr=0.01)
+    assert [g["lr"] for g in opt.param_groups] == [0.05, 0.01]
+    x = ms.Tensor(np.random.default_rng(1).standard_normal((8, 3)).astype(np.float32))
+    y = ms.Tensor(np.ones((8, 1), np.float32))
+    loss_fn = mint.nn.MSELoss()
+    grad_fn = ms.value_and_grad(lambda a, b: loss_fn(net(a), b), None, opt.parameters)
+    first = None
+    for _ in range(30):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        first = float(loss.asnumpy()) if first is None else first
+    assert float(loss.asnumpy()) < first
+    w = ms.Parameter(ms.Tensor(np.array([0.0], np.float32)), name="w")
+    up = mint.optim.SGD([w], lr=0.5, maximize=True)
+    up((ms.Tensor(np.array([1.0], np.float32)),))
+    np.testing.assert_allclose(w.asnumpy(), [0.5])
