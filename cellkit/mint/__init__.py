@@ -30,3 +30,4 @@ from ._softmax import softmax  # noqa: F401
 from . import linalg, special  # noqa: F401,E402
 from . import nn  # noqa: F401,E402
 from . import optim  # noqa: F401,E402
+from . import distributed  # noqa: F401,E402
