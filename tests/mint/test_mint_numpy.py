@@ -300,3 +300,35 @@ def test_mint_optim_trains_a_network_with_groups_and_maximize():
     up = mint.optim.SGD([w], lr=0.5, maximize=True)
     up((ms.Tensor(np.array([1.0], np.float32)),))
     np.testing.assert_allclose(w.asnumpy(), [0.5])
+
+
+def test_mint_sync_batch_norm_steps_match_one_batch_norm():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 3, 5)).astype(np.float32)
+    b = rng.standard_normal((6, 3, 5)).astype(np.float32)
+    m1, s1 = mint.batch_norm_stats(ms.Tensor(a), 1e-5)
+    m2, s2 = mint.batch_norm_stats(ms.Tensor(b), 1e-5)
+    running_mean = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="rm")
+    running_var = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name="rv")
+    mean, invstd = mint.batch_norm_gather_stats_with_counts(
+        ms.Tensor(a), ops.stack((m1, m2)), ops.stack((s1, s2)), running_mean, running_var, 0.1, 1e-5,
+        ms.Tensor(np.array([20.0, 30.0], np.float32)))
+    both = np.concatenate([a, b]).transpose(1, 0, 2).reshape(3, -1)
+    np.testing.assert_allclose(mean.asnumpy(), both.mean(1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(invstd.asnumpy(), 1 / np.sqrt(both.var(1) + 1e-5), rtol=1e-4)
+    np.testing.assert_allclose(running_mean.asnumpy(), 0.1 * both.mean(1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(running_var.asnumpy(), 0.9 + 0.1 * both.var(1, ddof=1), rtol=1e-4)
+    y = mint.batch_norm_elemt(ms.Tensor(a), ms.Tensor(np.full(3, 2.0, np.float32)), None, mean, invstd)
+    want = (a - both.mean(1)[None, :, None]) / np.sqrt(both.var(1)[None, :, None] + 1e-5) * 2.0
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-4, atol=1e-5)
+
+
+def test_mint_max_unpool_and_sync_batch_norm_layers():
+    x = ms.Tensor(np.arange(32, dtype=np.float32).reshape(1, 2, 4, 4))
+    values, indices = mint.nn.functional.max_pool2d(x, 2, return_indices=True)
+    restored = mint.nn.MaxUnpool2d(2)(values, indices).asnumpy()
+    assert restored.shape == (1, 2, 4, 4) and restored.sum() == values.asnumpy().sum()
+    sync = mint.nn.SyncBatchNorm(2)
+    plain = mint.nn.BatchNorm2d(2)
+    np.testing.assert_allclose(sync(x).asnumpy(), plain(x).asnumpy())
+    assert mint.Tensor is ms.Tensor and mint.conv2d is mint.nn.functional.conv2d

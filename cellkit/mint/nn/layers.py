@@ -33,7 +33,7 @@ __all__ = ["Linear", "Conv1d", "Conv2d", "Conv3d", "BatchNorm1d", "BatchNorm2d",
            "CrossEntropyLoss", "NLLLoss", "PixelShuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
            "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
            "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-           "ReplicationPad3d", "Fold", "Unfold", "Embedding"]
+           "ReplicationPad3d", "Fold", "Unfold", "Embedding", "SyncBatchNorm", "MaxUnpool2d"]
 
 
 def _uniform(shape, bound, dtype, name):
@@ -173,6 +173,21 @@ class BatchNorm3d(_BatchNorm):
     """Batch normalisation over (N, C, D, H, W) inputs."""
 
     _ndims = (5,)
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation with statistics over every device of ``process_group``: here the one process,
+    so it is :class:`BatchNorm2d`'s computation for inputs of 2 to 5 dimensions."""
+
+    _ndims = (2, 3, 4, 5)
+
+    def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True,
+                 process_group=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, dtype)
+        if process_group is not None and not isinstance(process_group, str):
+            raise TypeError(f"For 'SyncBatchNorm', 'process_group' must be a str or None, but got "
+                            f"{type(process_group).__name__}")
+        self.process_group = process_group
 
 
 class GroupNorm(Cell):
@@ -384,6 +399,11 @@ UpsamplingNearest2d = _functional_cell("UpsamplingNearest2d", "Nearest-neighbour
 UpsamplingBilinear2d = _functional_cell("UpsamplingBilinear2d", "Bilinear resize (corners aligned).",
                                         lambda s, x: _resize(x, s.size, s.scale_factor, "bilinear", True),
                                         (("size", None), ("scale_factor", None)))
+MaxUnpool2d = _functional_cell(
+    "MaxUnpool2d", "The inverse of MaxPool2d: values put back at their indices.",
+    lambda s, x, indices, output_size=None: F.max_unpool2d(x, indices, s.kernel_size, s.stride, s.padding,
+                                                           output_size),
+    (("kernel_size", R), ("stride", None), ("padding", 0)))
 Fold = _functional_cell("Fold", "Sliding blocks summed into an image.",
                         lambda s, x: F.fold(x, s.output_size, s.kernel_size, s.dilation, s.padding, s.stride),
                         (("output_size", R), ("kernel_size", R), ("dilation", 1), ("padding", 0), ("stride", 1)))
