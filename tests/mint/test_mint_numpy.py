@@ -332,3 +332,26 @@ def test_mint_max_unpool_and_sync_batch_norm_layers():
     plain = mint.nn.BatchNorm2d(2)
     np.testing.assert_allclose(sync(x).asnumpy(), plain(x).asnumpy())
     assert mint.Tensor is ms.Tensor and mint.conv2d is mint.nn.functional.conv2d
+
+
+@pytest.mark.parametrize("stride, padding, output_padding, groups", [(2, 1, 0, 1), (2, 0, 1, 1), (1, 1, 0, 2)])
+def test_mint_conv_transpose2d_matches_the_scatter_definition(stride, padding, output_padding, groups):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 4, 3, 3)).astype(np.float32)
+    w = rng.standard_normal((4, 3, 2, 2)).astype(np.float32)
+    b = rng.standard_normal(3 * groups).astype(np.float32)
+    size = (3 - 1) * stride + 2
+    full = np.zeros((2, 3 * groups, size + output_padding, size + output_padding), np.float32)
+    per = 4 // groups
+    for g in range(groups):
+        for i in range(3):
+            for j in range(3):
+                full[:, g * 3:(g + 1) * 3, i * stride:i * stride + 2, j * stride:j * stride + 2] += np.einsum(
+                    "nc,cokl->nokl", x[:, g * per:(g + 1) * per, i, j], w[g * per:(g + 1) * per])
+    out = (3 - 1) * stride - 2 * padding + 2 + output_padding
+    want = full[:, :, padding:padding + out, padding:padding + out] + b[None, :, None, None]
+    got = mint.nn.functional.conv_transpose2d(ms.Tensor(x), ms.Tensor(w), ms.Tensor(b), stride, padding,
+                                              output_padding, groups)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    layer = mint.nn.ConvTranspose2d(4, 3 * groups, 2, stride, padding, output_padding, groups)
+    assert layer(ms.Tensor(x)).shape == want.shape

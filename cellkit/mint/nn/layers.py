@@ -33,7 +33,8 @@ __all__ = ["Linear", "Conv1d", "Conv2d", "Conv3d", "BatchNorm1d", "BatchNorm2d",
            "CrossEntropyLoss", "NLLLoss", "PixelShuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
            "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
            "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-           "ReplicationPad3d", "Fold", "Unfold", "Embedding", "SyncBatchNorm", "MaxUnpool2d"]
+           "ReplicationPad3d", "Fold", "Unfold", "Embedding", "SyncBatchNorm", "MaxUnpool2d",
+           "ConvTranspose2d"]
 
 
 def _uniform(shape, bound, dtype, name):
@@ -124,6 +125,30 @@ class Conv3d(_ConvNd):
     """3-D convolution layer over (N, C, D, H, W) inputs."""
 
     _dims = 3
+
+
+class ConvTranspose2d(Cell):
+    """Transposed 2-D convolution layer; ``weight`` of shape (in_channels, out_channels / groups, kh, kw)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", dtype=None):
+        super().__init__()
+        if padding_mode != "zeros":
+            raise ValueError(f"For 'ConvTranspose2d', only 'zeros' padding_mode is supported, but got {padding_mode!r}")
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"For 'ConvTranspose2d', 'in_channels' ({in_channels}) and 'out_channels' "
+                             f"({out_channels}) must be divisible by 'groups' ({groups})")
+        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.kernel_size = _tuple(kernel_size, 2)
+        self.stride, self.padding, self.output_padding, self.dilation = stride, padding, output_padding, dilation
+        fan_in = out_channels // groups * math.prod(self.kernel_size)
+        bound = 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
+        self.weight = _uniform((in_channels, out_channels // groups) + self.kernel_size, bound, dtype, "weight")
+        self.bias = _uniform((out_channels,), bound, dtype, "bias") if bias else None
+
+    def construct(self, input):
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+                                  self.groups, self.dilation)
 
 
 class _BatchNorm(Cell):
