@@ -58,8 +58,9 @@ from .serialization.convert import ckpt_to_safetensors, safetensors_to_ckpt  # n
 from . import recompute_block  # noqa: E402,F401  (makes the module cellkit.recompute callable: ms.recompute(block, x))
 from . import hal  # noqa: E402
 from .dtype_convert import dtype_to_nptype, dtype_to_pytype, pytype_to_dtype  # noqa: E402
-from .parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,  # noqa: E402
-                               set_auto_parallel_context)
+from .dynamic_shape import enable_dynamic  # noqa: E402
+from .common.parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,  # noqa: E402
+                                      set_auto_parallel_context)
 
 __version__ = "0.1.0"
 
@@ -119,7 +120,7 @@ __all__ = [
     "memory_reserved", "memory_stats", "memory_summary", "reset_max_memory_allocated", "reset_max_memory_reserved",
     "reset_peak_memory_stats", "hal", "ParallelMode",
     "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context", "dtype_to_nptype",
-    "dtype_to_pytype", "pytype_to_dtype",
+    "dtype_to_pytype", "pytype_to_dtype", "enable_dynamic",
 ]
 __all__ += ["jit_class", "mutable", "export", "load"]  # issue 17: graph mode
 __all__ += list(_metrics.__all__)  # the metrics, as at MindSpore's top level

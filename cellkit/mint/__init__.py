@@ -22,6 +22,7 @@ from ..ops import (abs, acos, acosh, addbmm, addmm, addmv, arange, arccos, arcco
                    sign, sin, sinc, sinh, square, sum, swapaxes, tan, tanh, tile, trace, tril, triu, unbind,
                    unique_consecutive, unsqueeze, zeros_like)
 from ._arith import *  # noqa: F401,F403
+from ._batch_norm_stats import *  # noqa: F401,F403
 from ._creation import *  # noqa: F401,F403
 from ._random import *  # noqa: F401,F403
 from ._reduce import *  # noqa: F401,F403
@@ -29,3 +30,7 @@ from ._shape import *  # noqa: F401,F403
 from ._softmax import softmax  # noqa: F401
 from . import linalg, special  # noqa: F401,E402
 from . import nn  # noqa: F401,E402
+from . import optim  # noqa: F401,E402
+from . import distributed  # noqa: F401,E402
+from ..tensor import Tensor  # noqa: F401,E402  (mint.Tensor, as in MindSpore)
+from .nn.functional import conv2d  # noqa: F401,E402

@@ -193,11 +193,11 @@ def diag_indices(n, ndim=2):
 
 
 def indices(dimensions, dtype=_dt.int32, sparse=False):
-    """Index grids for an array of shape ``dimensions``."""
+    """Index grids for an array of shape ``dimensions``: a list with one grid per dimension (MindSpore's form)."""
     grids = _np.indices(tuple(dimensions), sparse=sparse)
     if sparse:
         return tuple(cast_to(Tensor(g.astype(_np.int32)), dtype) for g in grids)
-    return cast_to(Tensor(grids.astype(_np.int32)), dtype)
+    return [cast_to(Tensor(g.astype(_np.int32)), dtype) for g in grids]  # one grid per dimension, as a list
 
 
 def ix_(*args):

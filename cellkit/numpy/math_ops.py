@@ -118,8 +118,17 @@ def _true_div(a, b):
     return _ops.div(a, b)
 
 
+def _float_power(a, b):
+    """``a ** b`` in floating point: Float32 unless an operand is Float64 (MindSpore's numpy, not NumPy's float64)."""
+    wide = any(isinstance(v, Tensor) and str(v.dtype) == "Float64" for v in (a, b))
+    a = _float(a) if isinstance(a, Tensor) else float(a)
+    b = _float(b) if isinstance(b, Tensor) else float(b)
+    out = _ops.pow(a, b)
+    return out if wide or str(out.dtype) == "Float32" else _ops.cast(out, to_dtype("float32"))
+
+
 for _name, _op in [("add", _ops.add), ("subtract", _ops.sub), ("multiply", _ops.mul), ("divide", _true_div),
-                   ("true_divide", _true_div), ("power", _ops.pow), ("float_power", _ops.float_power),
+                   ("true_divide", _true_div), ("power", _ops.pow), ("float_power", lambda a, b: _float_power(a, b)),
                    ("maximum", _ops.maximum), ("minimum", _ops.minimum), ("floor_divide", _ops.floor_divide),
                    ("remainder", _ops.remainder), ("mod", _ops.remainder), ("fmod", _ops.fmod),
                    ("arctan2", _ops.arctan2), ("hypot", _ops.hypot), ("copysign", _ops.copysign),

@@ -1153,7 +1153,11 @@ EXAMPLES.update({
     "ms.safetensors_to_ckpt": {"file_path": _walk_safetensors_file, "save_path": lambda: os.path.join(TMP, "back")},
     "ms.pytype_to_dtype": {"obj": lambda: float}, "ms.dtype_to_nptype": {"type_": lambda: ms.float32},
     "ms.dtype_to_pytype": {"type_": lambda: ms.int32},
+    "nn.DistributedGradReducer": {"parameters": opt_params},
+    "ms.enable_dynamic": {"@params": pseudo("x", kind=KW), "x": lambda: ms.Tensor(shape=[2, None], dtype=ms.float32)},
+    "nn.DistributedGradReducer()": {"grads": lambda: tuple(ops.ones_like(p) for p in opt_params())},
 })
+BUILD.update({"nn.DistributedGradReducer": lambda: nn.DistributedGradReducer(opt_params())})
 
 # Attention and Transformer Cells (nn-seq).
 EXAMPLES.update({

@@ -487,3 +487,105 @@ NO_CPU_KERNEL = {
 for _name, _call in _CALLS.items():
     if _name not in NO_CPU_KERNEL:
         _one(_name, _call)
+
+
+@case
+def mnp_nan_functions(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    a = mnp.array([[1.0, float("nan"), 3.0], [4.0, 5.0, float("nan")]])
+    return (mnp.nansum(a, axis=1), mnp.nanmax(a), mnp.nanmin(a, axis=0), mnp.nanmean(a, axis=1), mnp.nanvar(a),
+            mnp.nanstd(a, axis=0), mnp.nancumsum(a, axis=1), mnp.isnan(a))
+
+
+@case
+def mnp_polynomials(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    p, q = mnp.array([1.0, -2.0, 3.0]), mnp.array([2.0, 1.0])
+    return (mnp.polyadd(p, q), mnp.polysub(p, q), mnp.polymul(p, q), mnp.polyder(p), mnp.polyint(p),
+            mnp.polyval(p, mnp.array([0.5, 2.0])))
+
+
+@case
+def mnp_windows_and_ranges(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    return (mnp.bartlett(5), mnp.blackman(5), mnp.hamming(5), mnp.geomspace(1, 8, 4), mnp.logspace(0, 1, 3),
+            mnp.arange(2.5), mnp.linspace(0, 1, 4, endpoint=False), mnp.tri(3, 4, 1), mnp.diagflat(mnp.array([1, 2])),
+            mnp.tril_indices(3), mnp.triu_indices(3, 1), mnp.indices((2, 3)), mnp.diag_indices(3))
+
+
+@case
+def mnp_sets_and_search(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    a, b = mnp.array([5, 1, 3, 3, 7]), mnp.array([3, 7, 9])
+    return (mnp.intersect1d(a, b), mnp.setdiff1d(a, b), mnp.isin(a, b), mnp.in1d(a, b, invert=True),
+            mnp.argwhere(mnp.array([[0, 1], [2, 0]])), mnp.unravel_index(mnp.array([4, 7]), (3, 4)),
+            mnp.take_along_axis(mnp.array([[10, 30, 20]]), mnp.array([[2, 0]]), 1))
+
+
+@case
+def mnp_shapes_more(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    a = mnp.arange(12).reshape(3, 4)
+    return (mnp.array_split(a, 3, axis=1), mnp.hsplit(a, 2), mnp.vsplit(a, 3), mnp.rollaxis(a, 1),
+            mnp.append(a, mnp.array([[1, 2, 3, 4]]), axis=0), mnp.atleast_1d(mnp.array(1.0)), mnp.atleast_3d(a).shape,
+            mnp.broadcast_arrays(mnp.array([1, 2]), mnp.array([[1], [2]])), mnp.expand_dims(a, (0, 2)).shape,
+            mnp.choose(mnp.array([0, 1, 0]), (mnp.array([1, 2, 3]), mnp.array([10, 20, 30]))),
+            mnp.select([mnp.array([True, False, False]), mnp.array([False, True, False])],
+                       [mnp.array([1, 2, 3]), mnp.array([4, 5, 6])], 0), mnp.size(a), mnp.size(a, 1))
+
+
+@case
+def mnp_math_more(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    a = mnp.array([1.5, -2.5, 3.0])
+    b = mnp.array([2, 3, 4])
+    return (mnp.fix(a), mnp.trunc(a), mnp.ceil(a), mnp.floor(a), mnp.divmod(mnp.array([7, -7]), 3),
+            mnp.gcd(b, mnp.array([4, 6, 8])), mnp.lcm(b, mnp.array([4, 6, 8])), mnp.float_power(b, mnp.array([2, 2, 2])),
+            mnp.logaddexp(a, a), mnp.signbit(a), mnp.positive(a), mnp.invert(b), mnp.bitwise_and(b, mnp.array([6, 6, 6])),
+            mnp.arctan2(a, a + 5), mnp.exp2(a), mnp.log2(mnp.abs(a)), mnp.reciprocal(a), mnp.isfinite(a),
+            mnp.unwrap(mnp.array([0.0, 3.0, 6.5, 0.5])), mnp.corrcoef(mnp.array([[1.0, 2.0, 4.0], [2.0, 1.0, 3.0]])))
+
+
+@case
+def mnp_dtype_rules(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    return (str(mnp.promote_types(mnp.int32, mnp.float32)), str(mnp.promote_types(mnp.int8, mnp.uint8)),
+            str(mnp.promote_types(mnp.bool_, mnp.int16)), str(mnp.result_type(mnp.array([1, 2]), 1.0)),
+            mnp.isscalar(1.5), mnp.isscalar(mnp.array(1)), str(mnp.array([1, 2]).dtype),
+            str(mnp.array([1.0]).dtype), str(mnp.arange(3).dtype), str(mnp.ones(2).dtype),
+            str(mnp.asfarray([1, 2]).dtype), str(mnp.full((2,), 3).dtype))
+
+
+@case
+def mnp_concatenate_bad_axis_raises(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    mnp.concatenate((mnp.ones((2, 2)), mnp.ones((2, 2))), axis=3)
+
+
+@case(mindspore_wrong=True, expected=lambda np: np.array([4, 11], np.int32),
+      note="MindSpore 2.10's numpy.ravel_multi_index returns Float32 flat indices; indices are integers "
+           "(NumPy returns intp), so cellkit returns Int32 like the other index helpers")
+def mnp_ravel_multi_index(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    return mnp.ravel_multi_index((mnp.array([1, 2]), mnp.array([0, 3])), (3, 4))
+
+
+# ---------------------------------------------------------------- mint.optim (construction; MindSpore 2.10's CPU
+# build does not update the weights -- Adam and SGD leave them unchanged, AdamW has no kernel -- so the updates are
+# checked against PyTorch's formulas in tests/mint/test_mint_numpy.py)
+@case
+def mint_optim_state_and_repr(ms, ops, nn, np):
+    m = _mint(ms)
+    out = []
+    for cls, kw in ((m.optim.Adam, {}), (m.optim.AdamW, {"amsgrad": False}), (m.optim.SGD, {"lr": 0.1, "momentum": 0.9}),
+                    (m.optim.FusedAdamW, {})):
+        w = ms.Parameter(ms.Tensor(np.array([1.0, -2.0], np.float32)), name="w")
+        opt = cls([w], **kw)
+        out.append(([p.name for p in opt.get_parameters()], repr(opt)))
+    return out
+
+
+@case
+def mint_optim_bad_betas_raises(ms, ops, nn, np):
+    m = _mint(ms)
+    m.optim.Adam([ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="w")], betas=(1.5, 0.9))

@@ -370,3 +370,49 @@ def pytype_to_dtype_numbers(ms, ops, nn, np):
 @case
 def pytype_to_dtype_not_a_type_raises(ms, ops, nn, np):
     ms.pytype_to_dtype("x")
+
+
+# ---------------------------------------------------------------- enable_dynamic
+def _dynamic_fn(ms):
+    @ms.jit
+    @ms.enable_dynamic(x=ms.Tensor(shape=[2, None], dtype=ms.float32))
+    def plus_one(x):
+        return x + 1
+
+    return plus_one
+
+
+@case
+def enable_dynamic_varying_dimension(ms, ops, nn, np):
+    f = _dynamic_fn(ms)
+    return f(ms.Tensor(np.ones((2, 3), np.float32))), f(ms.Tensor(np.ones((2, 5), np.float32))).shape
+
+
+@case
+def enable_dynamic_fixed_dimension_mismatch_raises(ms, ops, nn, np):
+    _dynamic_fn(ms)(ms.Tensor(np.ones((3, 5), np.float32)))
+
+
+@case
+def enable_dynamic_dtype_mismatch_raises(ms, ops, nn, np):
+    _dynamic_fn(ms)(ms.Tensor(np.ones((2, 5), np.int32)))
+
+
+@case
+def enable_dynamic_unknown_name_raises(ms, ops, nn, np):
+    ms.enable_dynamic(z=ms.Tensor(shape=[None], dtype=ms.float32))(lambda x: x)
+
+
+@case
+def enable_dynamic_not_tensor_raises(ms, ops, nn, np):
+    ms.enable_dynamic(x=1)(lambda x: x)
+
+
+@case
+def enable_dynamic_empty_raises(ms, ops, nn, np):
+    ms.enable_dynamic()(lambda x: x)
+
+
+@case
+def enable_dynamic_static_shape_raises(ms, ops, nn, np):
+    ms.enable_dynamic(x=ms.Tensor(np.ones(2, np.float32)))(lambda x: x)

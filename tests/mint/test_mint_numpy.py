@@ -224,3 +224,134 @@ def test_mint_inplace_functions_write_back():
     out = mint.nn.functional.relu_(x)
     assert out is x
     np.testing.assert_array_equal(x.asnumpy(), [0.0, 2.0])
+
+
+# ---------------------------------------------------------------- mint.optim against PyTorch's update formulas
+def _torch_adam(w, grads, lr, b1, b2, eps, wd, decoupled, amsgrad=False):
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    vmax = np.zeros_like(w)
+    for t, g in enumerate(grads, 1):
+        if decoupled:
+            w = w * (1 - lr * wd)
+        elif wd:
+            g = g + wd * w
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        vmax = np.maximum(vmax, v)
+        denom = np.sqrt(vmax if amsgrad else v) / np.sqrt(1 - b2 ** t) + eps
+        w = w - lr / (1 - b1 ** t) * m / denom
+    return w
+
+
+def _torch_sgd(w, grads, lr, mu, damp, wd, nesterov):
+    buf = None
+    for g in grads:
+        g = g + wd * w
+        if mu:
+            buf = g if buf is None else mu * buf + (1 - damp) * g
+            g = g + mu * buf if nesterov else buf
+        w = w - lr * g
+    return w
+
+
+GRADS = [np.array([0.5, -1.0, 0.25], np.float64), np.array([-0.3, 0.2, 0.9], np.float64),
+         np.array([0.1, 0.1, -0.4], np.float64)]
+W0 = np.array([1.0, -2.0, 0.5], np.float64)
+
+
+@pytest.mark.parametrize("kind, kwargs", [
+    ("Adam", {"lr": 0.1}), ("Adam", {"lr": 0.05, "weight_decay": 0.1, "amsgrad": True}),
+    ("AdamW", {"lr": 0.1, "weight_decay": 0.2}), ("FusedAdamW", {"lr": 0.1}),
+    ("SGD", {"lr": 0.1}), ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "weight_decay": 0.01}),
+    ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True}),
+])
+def test_mint_optim_follows_pytorch_updates(kind, kwargs):
+    w = ms.Parameter(ms.Tensor(W0), name="w")
+    opt = getattr(mint.optim, kind)([w], **kwargs)
+    for g in GRADS:
+        opt((ms.Tensor(g),))
+    if kind == "SGD":
+        want = _torch_sgd(W0, GRADS, kwargs["lr"], kwargs.get("momentum", 0), kwargs.get("dampening", 0),
+                          kwargs.get("weight_decay", 0), kwargs.get("nesterov", False))
+    else:
+        decoupled = kind != "Adam"
+        wd = kwargs.get("weight_decay", 0.0 if kind == "Adam" else 0.01)
+        want = _torch_adam(W0, GRADS, kwargs["lr"], 0.9, 0.999, 1e-8, wd, decoupled, kwargs.get("amsgrad", False))
+    np.testing.assert_allclose(w.asnumpy(), want, rtol=1e-10)
+
+
+def test_mint_optim_trains_a_network_with_groups_and_maximize():
+    ms.manual_seed(0)
+    net = mint.nn.Linear(3, 1)
+    opt = mint.optim.AdamW([{"params": [net.weight], "lr": 0.05}, {"params": [net.bias]}], lr=0.01)
+    assert [g["lr"] for g in opt.param_groups] == [0.05, 0.01]
+    x = ms.Tensor(np.random.default_rng(1).standard_normal((8, 3)).astype(np.float32))
+    y = ms.Tensor(np.ones((8, 1), np.float32))
+    loss_fn = mint.nn.MSELoss()
+    grad_fn = ms.value_and_grad(lambda a, b: loss_fn(net(a), b), None, opt.parameters)
+    first = None
+    for _ in range(30):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        first = float(loss.asnumpy()) if first is None else first
+    assert float(loss.asnumpy()) < first
+    w = ms.Parameter(ms.Tensor(np.array([0.0], np.float32)), name="w")
+    up = mint.optim.SGD([w], lr=0.5, maximize=True)
+    up((ms.Tensor(np.array([1.0], np.float32)),))
+    np.testing.assert_allclose(w.asnumpy(), [0.5])
+
+
+def test_mint_sync_batch_norm_steps_match_one_batch_norm():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 3, 5)).astype(np.float32)
+    b = rng.standard_normal((6, 3, 5)).astype(np.float32)
+    m1, s1 = mint.batch_norm_stats(ms.Tensor(a), 1e-5)
+    m2, s2 = mint.batch_norm_stats(ms.Tensor(b), 1e-5)
+    running_mean = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="rm")
+    running_var = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name="rv")
+    mean, invstd = mint.batch_norm_gather_stats_with_counts(
+        ms.Tensor(a), ops.stack((m1, m2)), ops.stack((s1, s2)), running_mean, running_var, 0.1, 1e-5,
+        ms.Tensor(np.array([20.0, 30.0], np.float32)))
+    both = np.concatenate([a, b]).transpose(1, 0, 2).reshape(3, -1)
+    np.testing.assert_allclose(mean.asnumpy(), both.mean(1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(invstd.asnumpy(), 1 / np.sqrt(both.var(1) + 1e-5), rtol=1e-4)
+    np.testing.assert_allclose(running_mean.asnumpy(), 0.1 * both.mean(1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(running_var.asnumpy(), 0.9 + 0.1 * both.var(1, ddof=1), rtol=1e-4)
+    y = mint.batch_norm_elemt(ms.Tensor(a), ms.Tensor(np.full(3, 2.0, np.float32)), None, mean, invstd)
+    want = (a - both.mean(1)[None, :, None]) / np.sqrt(both.var(1)[None, :, None] + 1e-5) * 2.0
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-4, atol=1e-5)
+
+
+def test_mint_max_unpool_and_sync_batch_norm_layers():
+    x = ms.Tensor(np.arange(32, dtype=np.float32).reshape(1, 2, 4, 4))
+    values, indices = mint.nn.functional.max_pool2d(x, 2, return_indices=True)
+    restored = mint.nn.MaxUnpool2d(2)(values, indices).asnumpy()
+    assert restored.shape == (1, 2, 4, 4) and restored.sum() == values.asnumpy().sum()
+    sync = mint.nn.SyncBatchNorm(2)
+    plain = mint.nn.BatchNorm2d(2)
+    np.testing.assert_allclose(sync(x).asnumpy(), plain(x).asnumpy())
+    assert mint.Tensor is ms.Tensor and mint.conv2d is mint.nn.functional.conv2d
+
+
+@pytest.mark.parametrize("stride, padding, output_padding, groups", [(2, 1, 0, 1), (2, 0, 1, 1), (1, 1, 0, 2)])
+def test_mint_conv_transpose2d_matches_the_scatter_definition(stride, padding, output_padding, groups):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 4, 3, 3)).astype(np.float32)
+    w = rng.standard_normal((4, 3, 2, 2)).astype(np.float32)
+    b = rng.standard_normal(3 * groups).astype(np.float32)
+    size = (3 - 1) * stride + 2
+    full = np.zeros((2, 3 * groups, size + output_padding, size + output_padding), np.float32)
+    per = 4 // groups
+    for g in range(groups):
+        for i in range(3):
+            for j in range(3):
+                full[:, g * 3:(g + 1) * 3, i * stride:i * stride + 2, j * stride:j * stride + 2] += np.einsum(
+                    "nc,cokl->nokl", x[:, g * per:(g + 1) * per, i, j], w[g * per:(g + 1) * per])
+    out = (3 - 1) * stride - 2 * padding + 2 + output_padding
+    want = full[:, :, padding:padding + out, padding:padding + out] + b[None, :, None, None]
+    got = mint.nn.functional.conv_transpose2d(ms.Tensor(x), ms.Tensor(w), ms.Tensor(b), stride, padding,
+                                              output_padding, groups)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    layer = mint.nn.ConvTranspose2d(4, 3 * groups, 2, stride, padding, output_padding, groups)
+    assert layer(ms.Tensor(x)).shape == want.shape

@@ -27,7 +27,7 @@ from .._softmax import log_softmax  # noqa: F401
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
            "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "batch_norm", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv3d", "cosine_embedding_loss",
+           "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv3d", "conv_transpose2d", "cosine_embedding_loss",
            "cross_entropy", "dropout", "dropout2d", "elu", "elu_", "embedding", "flatten", "fold", "gelu", "glu",
            "grid_sample", "group_norm", "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "hardtanh_",
            "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid",
@@ -169,6 +169,38 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """3-D convolution of ``input`` (N, C, D, H, W) with ``weight`` (out, C / groups, kd, kh, kw)."""
     mode, pads = _conv_padding(padding, 3, "conv3d")
     return _ops.conv3d(input, weight, bias, stride, mode, pads, dilation, groups)
+
+
+def _pair(value, op, name):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value, value)
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return tuple(value)
+    raise TypeError(f"For '{op}', '{name}' must be an int or a tuple of 2 ints, but got {describe(value)}")
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The transposed 2-D convolution (the gradient of :func:`conv2d` with respect to its input).
+
+    ``weight`` has shape (in_channels, out_channels / groups, kh, kw); each output side is
+    ``(in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1``.
+    """
+    op = "conv_transpose2d"
+    if not isinstance(input, Tensor) or input.ndim != 4 or not isinstance(weight, Tensor) or weight.ndim != 4:
+        raise ValueError(f"For '{op}', 'input' and 'weight' must be 4-D Tensors, but got {describe(input)} and "
+                         f"{describe(weight)}")
+    (sh, sw), (ph, pw), (oph, opw), (dh, dw) = (_pair(v, op, n) for v, n in (
+        (stride, "stride"), (padding, "padding"), (output_padding, "output_padding"), (dilation, "dilation")))
+    kh, kw = weight.shape[2], weight.shape[3]
+    out_channels = weight.shape[1] * groups
+    height = (input.shape[2] - 1) * sh - 2 * ph + dh * (kh - 1) + oph + 1
+    width = (input.shape[3] - 1) * sw - 2 * pw + dw * (kw - 1) + opw + 1
+    transposed = _ops.Conv2DTranspose(out_channels, (kh, kw), pad_mode="pad", pad=(ph, ph, pw, pw), stride=(sh, sw),
+                                      dilation=(dh, dw), group=groups)
+    out = transposed(input, weight, (input.shape[0], out_channels, height, width))
+    if bias is not None:
+        out = _ops.add(out, _ops.reshape(bias, (1, -1, 1, 1)))
+    return out
 
 
 def _stride(stride, kernel_size):

@@ -33,7 +33,8 @@ __all__ = ["Linear", "Conv1d", "Conv2d", "Conv3d", "BatchNorm1d", "BatchNorm2d",
            "CrossEntropyLoss", "NLLLoss", "PixelShuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
            "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
            "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-           "ReplicationPad3d", "Fold", "Unfold", "Embedding"]
+           "ReplicationPad3d", "Fold", "Unfold", "Embedding", "SyncBatchNorm", "MaxUnpool2d",
+           "ConvTranspose2d"]
 
 
 def _uniform(shape, bound, dtype, name):
@@ -126,6 +127,30 @@ class Conv3d(_ConvNd):
     _dims = 3
 
 
+class ConvTranspose2d(Cell):
+    """Transposed 2-D convolution layer; ``weight`` of shape (in_channels, out_channels / groups, kh, kw)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", dtype=None):
+        super().__init__()
+        if padding_mode != "zeros":
+            raise ValueError(f"For 'ConvTranspose2d', only 'zeros' padding_mode is supported, but got {padding_mode!r}")
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"For 'ConvTranspose2d', 'in_channels' ({in_channels}) and 'out_channels' "
+                             f"({out_channels}) must be divisible by 'groups' ({groups})")
+        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.kernel_size = _tuple(kernel_size, 2)
+        self.stride, self.padding, self.output_padding, self.dilation = stride, padding, output_padding, dilation
+        fan_in = out_channels // groups * math.prod(self.kernel_size)
+        bound = 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
+        self.weight = _uniform((in_channels, out_channels // groups) + self.kernel_size, bound, dtype, "weight")
+        self.bias = _uniform((out_channels,), bound, dtype, "bias") if bias else None
+
+    def construct(self, input):
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+                                  self.groups, self.dilation)
+
+
 class _BatchNorm(Cell):
     _ndims = (2, 3)
 
@@ -173,6 +198,21 @@ class BatchNorm3d(_BatchNorm):
     """Batch normalisation over (N, C, D, H, W) inputs."""
 
     _ndims = (5,)
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation with statistics over every device of ``process_group``: here the one process,
+    so it is :class:`BatchNorm2d`'s computation for inputs of 2 to 5 dimensions."""
+
+    _ndims = (2, 3, 4, 5)
+
+    def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True,
+                 process_group=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, dtype)
+        if process_group is not None and not isinstance(process_group, str):
+            raise TypeError(f"For 'SyncBatchNorm', 'process_group' must be a str or None, but got "
+                            f"{type(process_group).__name__}")
+        self.process_group = process_group
 
 
 class GroupNorm(Cell):
@@ -384,6 +424,11 @@ UpsamplingNearest2d = _functional_cell("UpsamplingNearest2d", "Nearest-neighbour
 UpsamplingBilinear2d = _functional_cell("UpsamplingBilinear2d", "Bilinear resize (corners aligned).",
                                         lambda s, x: _resize(x, s.size, s.scale_factor, "bilinear", True),
                                         (("size", None), ("scale_factor", None)))
+MaxUnpool2d = _functional_cell(
+    "MaxUnpool2d", "The inverse of MaxPool2d: values put back at their indices.",
+    lambda s, x, indices, output_size=None: F.max_unpool2d(x, indices, s.kernel_size, s.stride, s.padding,
+                                                           output_size),
+    (("kernel_size", R), ("stride", None), ("padding", 0)))
 Fold = _functional_cell("Fold", "Sliding blocks summed into an image.",
                         lambda s, x: F.fold(x, s.output_size, s.kernel_size, s.dilation, s.padding, s.stride),
                         (("output_size", R), ("kernel_size", R), ("dilation", 1), ("padding", 0), ("stride", 1)))
