@@ -387,9 +387,13 @@ def _pick_index(arr, axis, keepdims, is_max):
     """The index of the extreme along ``axis`` (Int64), NaN skipped as MindSpore's CPU kernels do."""
     be = _backend._current
     if be.is_numpy:
-        if arr.dtype.kind == "f" and np.isnan(arr).any():
-            arr = np.where(np.isnan(arr), -np.inf if is_max else np.inf, arr)
-        found = (np.argmax if is_max else np.argmin)(arr, axis=axis, keepdims=keepdims)
+        pick = np.argmax if is_max else np.argmin
+        found = pick(arr, axis=axis, keepdims=True)
+        # NumPy picks a NaN before any number, so only the picked values need a look (not the whole array).
+        if arr.dtype.kind == "f" and np.isnan(np.take_along_axis(arr, found, axis)).any():
+            found = pick(np.where(np.isnan(arr), -np.inf if is_max else np.inf, arr), axis=axis, keepdims=True)
+        if not keepdims:
+            found = np.squeeze(found, axis)
         return found if found.dtype == np.int64 else found.astype(np.int64)
     xs = be.xp
     source = _skip_nan(arr, -_pymath.inf if is_max else _pymath.inf)
@@ -536,7 +540,8 @@ def _arg(input, dim, keepdim, name, is_max, dtype=_dt.int64, dim_name="dim", kee
         axis = normalize_axis(dim, arr.ndim, name, dim_name)
         out = _pick_index(arr, axis, keepdim, is_max) if arr.ndim else xs.reshape(_pick_index(
             xs.reshape(arr, (1,)), 0, False, is_max), ())
-    return wrap(xs.astype(out, dtype.to_backend(xs)))
+    target = dtype.to_backend(xs)
+    return wrap(out if out.dtype == target else xs.astype(out, target))
 
 
 def argmax(input, dim=None, keepdim=False):
