@@ -835,7 +835,7 @@ class MaxPool3D(Primitive):
         self._kernel = _strip(_ints(kernel_size, "kernel_size", op, (3, 5), 1), 3)
         self._stride = _strip(_ints(strides, "strides", op, (3, 5), 1), 3)
         self._mode = _nn_ops._check_mode(pad_mode, ("valid", "same", "pad"), op)
-        self._pads = _pads_pairs(pad_list, op, 3, "pad_list", (6,))
+        self._pads = _pads_pairs(pad_list, op, 3, "pad_list", (3, 6))
         if self._mode != "pad" and any(lo or hi for lo, hi in self._pads):
             raise ValueError(f"For '{op}', 'pad_list' must be 0 when pad_mode is {pad_mode!r}, but got {pad_list!r}")
         if ceil_mode is not None:
