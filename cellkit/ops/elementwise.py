@@ -19,8 +19,8 @@ derivatives are written as rules in other special functions (``bessel_i0`` -> ``
 
 >>> import cellkit as ms
 >>> from cellkit import ops
->>> print(ops.atan2(ms.Tensor([1.0, -1.0]), ms.Tensor([1.0, 1.0])))
-[ 0.7853982 -0.7853982]
+>>> print(ops.atan2(ms.Tensor([1.0, -1.0]), ms.Tensor([1.0, 1.0])).asnumpy().round(5))  # float32's last digit varies
+[ 0.7854 -0.7854]
 >>> print(ops.bitwise_xor(ms.Tensor([5, 3]), ms.Tensor([1, 1])))
 [4 2]
 """
@@ -410,8 +410,8 @@ def sinc(input):
     cellkit gives 1.
 
     >>> import cellkit as ms
-    >>> print(sinc(ms.Tensor([0.0, 0.5])))
-    [1.        0.6366198]
+    >>> print(sinc(ms.Tensor([0.0, 0.5])).asnumpy().round(5))  # float32's last digit varies by library
+    [1.      0.63662]
     """
     return _unary(input, "sinc", "Sinc", _sinc_array, _sinc_rule, (0, OUTPUT), kinds=None, to_float=True)
 
@@ -782,8 +782,8 @@ def mvlgamma(input, p):
     ``(p - 1) / 2`` (a ValueError otherwise, as in MindSpore: checking it copies one bool to the host).
 
     >>> import cellkit as ms
-    >>> print(mvlgamma(ms.Tensor([2.5, 3.0]), 2))
-    [0.8570478 1.5501949]
+    >>> print(mvlgamma(ms.Tensor([2.5, 3.0]), 2).asnumpy().round(5))  # float32's last digit varies by library
+    [0.85705 1.5502 ]
     """
     t = _tensor(input, "input", "mvlgamma")
     check_kind(t, FLOAT_KINDS, "mvlgamma")
