@@ -140,9 +140,6 @@ def _jitted(fn, settings, owner=None):
     def jitted(*args, **kwargs):
         if _tracer.active() is not None or eager.opaque_depth or _runtime.batched_args(args, kwargs):
             return fn(*args, **kwargs)  # inside a graph being traced (becomes part of it), or on vmap's batch
-        if has_mutable(args, kwargs):
-            args, kwargs, made = unwrap_mutable(args, kwargs)
-            return restore_mutable(jitted(*args, **kwargs), made)
         root = owner
         if root is None and args and isinstance(args[0], Cell):
             root = args[0]
@@ -153,6 +150,9 @@ def _jitted(fn, settings, owner=None):
                 cache = caches[root] = GraphCache()
         key = signature(args, kwargs)
         entry = cache.get(key, stamp_for(level))
+        if entry is None and has_mutable(args, kwargs):  # on a miss only: a marked value is never a key
+            args, kwargs, made = unwrap_mutable(args, kwargs)
+            return restore_mutable(jitted(*args, **kwargs), made)
         previous = _cell_mod._direct_calls
         _cell_mod._direct_calls = False  # Cells inside run without hooks, traced or not
         try:

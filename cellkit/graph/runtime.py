@@ -64,9 +64,6 @@ def call(cell, args, kwargs):
         return _cell_call.run_graph_stages(cell, args, kwargs)
     if _tracer._is_opaque_cell(cell):
         return eager.run_opaque(cell, args, kwargs)
-    if has_mutable(args, kwargs):
-        args, kwargs, made = unwrap_mutable(args, kwargs)
-        return restore_mutable(_compiled_call(cell, args, kwargs, restore=False), made)
     return _compiled_call(cell, args, kwargs, restore=False)
 
 
@@ -76,6 +73,9 @@ def _compiled_call(cell, args, kwargs, restore):
     key = signature(args, kwargs)
     entry = cache.get(key, stamp_for(level))
     if entry is None:
+        if has_mutable(args, kwargs):  # checked on a miss only: a marked value is never a key
+            args, kwargs, made = unwrap_mutable(args, kwargs)
+            return restore_mutable(_compiled_call(cell, args, kwargs, restore), made)
         if any(getattr(t, "_data", True) is None for t in _tensor_args(args, kwargs)):
             return _cell_call.run_graph_stages(cell, args, kwargs)  # placeholders: nothing concrete to trace with
         _entry, output = _compile(cell, args, kwargs, cache, key, level, restore=restore)
