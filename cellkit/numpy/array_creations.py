@@ -221,7 +221,7 @@ class _Grid:
 
     def __getitem__(self, key):
         grid = (_np.ogrid if self.sparse else _np.mgrid)[key]
-        if isinstance(grid, list):
+        if isinstance(grid, (list, tuple)):
             return [Tensor(g.astype(_np.float32 if g.dtype.kind == "f" else _np.int32)) for g in grid]
         return Tensor(grid.astype(_np.float32 if grid.dtype.kind == "f" else _np.int32))
 
@@ -301,4 +301,7 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
         raise ValueError(f"For 'pad', 'mode' {mode!r} is not one of NumPy's padding modes")
     if mode == "constant":
         return _ops.pad(t, flat, "constant", constant_values)
-    return _ops.pad(t, flat, modes[mode])
+    # The ops' reflect/replicate/circular modes pad the trailing dimensions of a batch: give the array two
+    # leading dimensions of size one, pad every one of its own, and take them away again.
+    padded = _ops.pad(_ops.reshape(t, (1, 1) + tuple(t.shape)), flat, modes[mode])
+    return _ops.reshape(padded, tuple(padded.shape[2:]))

@@ -589,3 +589,16 @@ def mint_optim_state_and_repr(ms, ops, nn, np):
 def mint_optim_bad_betas_raises(ms, ops, nn, np):
     m = _mint(ms)
     m.optim.Adam([ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="w")], betas=(1.5, 0.9))
+
+
+@case
+def mnp_pad_and_functional(ms, ops, nn, np):
+    mnp = _mnp(ms)
+    a = mnp.array([[1.0, 2.0], [3.0, 4.0]])
+    return (mnp.pad(a, 1), mnp.pad(a, ((0, 1), (2, 0)), constant_values=9), mnp.pad(a, 1, mode="edge"),
+            mnp.pad(a, 1, mode="reflect"), mnp.pad(a, 1, mode="wrap"),
+            mnp.piecewise(mnp.array([-1.0, 0.5, 2.0]), [mnp.array([True, False, False]), mnp.array([False, True, False])],
+                          [lambda x: x * 0, lambda x: x * 10, lambda x: x * 0 + 7.0]),
+            mnp.apply_along_axis(lambda r: r.sum(), 1, a), mnp.apply_over_axes(mnp.sum, a, [0]),
+            mnp.histogram2d(mnp.array([0.1, 0.5, 0.9]), mnp.array([0.2, 0.2, 0.8]), bins=2),
+            mnp.mgrid[0:2, 0:3], mnp.ogrid[0:2, 0:3], mnp.ix_(mnp.array([0, 1]), mnp.array([2, 3])))
