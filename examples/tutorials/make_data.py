@@ -5,6 +5,11 @@
   stroke pattern (bars, a box, a cross ...) drawn at a jittered place with noise, so a small
   network learns it in a few epochs.
 
+- ``cifar10(root)``: ``root/cifar-10-batches-bin`` in CIFAR-10's binary format: ``data_batch_1.bin``
+  and ``test_batch.bin`` (10000 records each, a few hundred distinct), each record one label byte then the 32x32 red,
+  green and blue planes (3072 bytes), and ``batches.meta.txt`` with the class names.  Each class
+  is a coloured shape on a noisy background.
+
 Only NumPy is used: the same files serve cellkit and MindSpore (``tools/record_tutorials.py``).
 
     python examples/tutorials/make_data.py   # writes ./MNIST_Data
@@ -74,5 +79,48 @@ def mnist(root="MNIST_Data", train=640, test=128, seed=0):
     return root
 
 
+CIFAR10_CLASSES = ("airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck")
+
+
+def _cifar_like(label, rng):
+    """One 32x32x3 uint8 image of class ``label``: a class colour and shape on a noisy background."""
+    image = rng.uniform(0, 0.35, (32, 32, 3)).astype(np.float32)
+    colour = np.array([(label * 37 % 10) / 9, (label * 53 % 10) / 9, (label * 71 % 10) / 9], np.float32)
+    dy, dx = rng.integers(-3, 4, size=2)
+    yy, xx = np.mgrid[0:32, 0:32]
+    yy, xx = yy - (16 + dy), xx - (16 + dx)
+    shapes = (np.abs(yy) < 8) & (np.abs(xx) < 8), yy ** 2 + xx ** 2 < 64, np.abs(yy) < 3, np.abs(xx) < 3, \
+        np.abs(yy - xx) < 3, np.abs(yy + xx) < 3, (np.abs(yy) < 10) & (np.abs(xx) < 4), yy > 4, xx > 4, \
+        (yy ** 2 + xx ** 2 < 100) & (yy ** 2 + xx ** 2 > 36)
+    image[shapes[label]] = 0.3 + 0.7 * colour
+    return (np.clip(image, 0, 1) * 255).astype(np.uint8)
+
+
+def cifar10(root="datasets-cifar10-bin", train_files=1, unique=160, seed=1):
+    """Write ``root/cifar-10-batches-bin`` in CIFAR-10's binary format (skipped if already there).
+
+    Every batch file holds CIFAR-10's 10000 records (MindSpore's reader requires that count); only
+    ``unique`` images per file are drawn and then repeated, so the files are quick to make.  The
+    real set has five training files; ``train_files`` of them are written here.
+    """
+    folder = os.path.join(root, "cifar-10-batches-bin")
+    if os.path.exists(os.path.join(folder, "batches.meta.txt")):
+        return folder
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    names = [f"data_batch_{i}.bin" for i in range(1, train_files + 1)] + ["test_batch.bin"]
+    for name in names:
+        labels = rng.integers(0, 10, size=unique).astype(np.uint8)
+        planes = np.stack([_cifar_like(int(k), rng).transpose(2, 0, 1) for k in labels])  # HWC -> R, G, B planes
+        records = np.concatenate([labels[:, None], planes.reshape(unique, -1)], axis=1)
+        records = np.resize(records, (10000, records.shape[1]))  # cycle through the drawn images
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(records.tobytes())
+    with open(os.path.join(folder, "batches.meta.txt"), "w") as f:
+        f.write("\n".join(CIFAR10_CLASSES) + "\n\n")
+    return folder
+
+
 if __name__ == "__main__":
     print("wrote", mnist())
+    print("wrote", cifar10())
