@@ -10,7 +10,11 @@
   green and blue planes (3072 bytes), and ``batches.meta.txt`` with the class names.  Each class
   is a coloured shape on a noisy background.
 
-Only NumPy is used: the same files serve cellkit and MindSpore (``tools/record_tutorials.py``).
+- ``image_folder(root)``: ``root/<class>/<n>.jpg`` (or ``.png``), the folder-per-class layout that
+  ``ImageFolderDataset`` reads, written with Pillow: coloured blobs on a noisy background, one
+  colour per class, width and height as asked.
+
+Only NumPy (and Pillow for ``image_folder``) is used: the same files serve cellkit and MindSpore (``tools/record_tutorials.py``).
 
     python examples/tutorials/make_data.py   # writes ./MNIST_Data
 """
@@ -119,6 +123,30 @@ def cifar10(root="datasets-cifar10-bin", train_files=1, unique=160, seed=1):
     with open(os.path.join(folder, "batches.meta.txt"), "w") as f:
         f.write("\n".join(CIFAR10_CLASSES) + "\n\n")
     return folder
+
+
+def image_folder(root="faces", classes=("faces",), per_class=32, size=(24, 20), fmt="jpg", seed=2):
+    """Write ``root/<class>/<n>.<fmt>`` images of ``size`` (width, height) (skipped if already there)."""
+    from PIL import Image
+
+    if os.path.isdir(root):
+        return root
+    rng = np.random.default_rng(seed)
+    width, height = size
+    yy, xx = np.mgrid[0:height, 0:width]
+    for k, name in enumerate(classes):
+        folder = os.path.join(root, name)
+        os.makedirs(folder, exist_ok=True)
+        colour = np.array([(k * 3 + 1) % 4, (k * 5 + 2) % 4, (k * 7 + 3) % 4], np.float32) / 3
+        for n in range(per_class):
+            image = rng.uniform(0, 0.3, (height, width, 3)).astype(np.float32)
+            cy, cx = rng.uniform(0.3, 0.7) * height, rng.uniform(0.3, 0.7) * width
+            radius = rng.uniform(0.2, 0.35) * min(width, height)
+            blob = (yy - cy) ** 2 + (xx - cx) ** 2 < radius ** 2
+            image[blob] = 0.25 + 0.75 * colour * rng.uniform(0.8, 1.0)
+            pixels = (np.clip(image, 0, 1) * 255).astype(np.uint8)
+            Image.fromarray(pixels).save(os.path.join(folder, f"{n:04d}.{fmt}"), quality=95)
+    return root
 
 
 if __name__ == "__main__":
