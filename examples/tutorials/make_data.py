@@ -14,6 +14,10 @@
   ``ImageFolderDataset`` reads, written with Pillow: coloured blobs on a noisy background, one
   colour per class, width and height as asked.
 
+- ``imdb(root)``: ``root/aclImdb_v1.tar.gz``, a tar of ``aclImdb/{train,test}/{pos,neg}/<n>_<r>.txt``
+  short reviews as in the IMDB archive, and ``root/glove.6B.zip`` holding ``glove.6B.100d.txt``
+  (one word and its 100 numbers a line) for the words used.
+
 Only NumPy (and Pillow for ``image_folder``) is used: the same files serve cellkit and MindSpore (``tools/record_tutorials.py``).
 
     python examples/tutorials/make_data.py   # writes ./MNIST_Data
@@ -147,6 +151,42 @@ def image_folder(root="faces", classes=("faces",), per_class=32, size=(24, 20), 
             pixels = (np.clip(image, 0, 1) * 255).astype(np.uint8)
             Image.fromarray(pixels).save(os.path.join(folder, f"{n:04d}.{fmt}"), quality=95)
     return root
+
+
+_POSITIVE = ["great", "wonderful", "loved", "brilliant", "moving", "fun", "superb", "enjoyed"]
+_NEGATIVE = ["awful", "boring", "hated", "terrible", "dull", "waste", "poor", "worst"]
+_NEUTRAL = ["the", "film", "movie", "was", "a", "and", "acting", "plot", "it", "story", "i", "this", "of"]
+
+
+def imdb(root=".", per_label=24, seed=3):
+    """Write ``root/aclImdb_v1.tar.gz`` and ``root/glove.6B.zip`` (skipped if already there)."""
+    import io
+    import tarfile
+    import zipfile
+
+    tar_path = os.path.join(root, "aclImdb_v1.tar.gz")
+    glove_path = os.path.join(root, "glove.6B.zip")
+    if os.path.exists(tar_path) and os.path.exists(glove_path):
+        return tar_path, glove_path
+    os.makedirs(root, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    with tarfile.open(tar_path, "w:gz") as tar:
+        for mode in ("train", "test"):
+            for label, words in (("pos", _POSITIVE), ("neg", _NEGATIVE)):
+                for n in range(per_label if mode == "train" else per_label // 2):
+                    length = int(rng.integers(6, 16))
+                    text = [str(w) for w in rng.choice(_NEUTRAL, size=length)]
+                    for k in rng.choice(length, size=2, replace=False):
+                        text[k] = str(rng.choice(words))
+                    body = (" ".join(text).capitalize() + ". Really, " + str(rng.choice(words)) + "!").encode()
+                    info = tarfile.TarInfo(f"aclImdb/{mode}/{label}/{n}_{7 if label == 'pos' else 2}.txt")
+                    info.size = len(body)
+                    tar.addfile(info, io.BytesIO(body))
+    vocabulary = _NEUTRAL + _POSITIVE + _NEGATIVE + ["really"]
+    lines = [w + " " + " ".join(f"{v:.5f}" for v in rng.normal(0, 0.4, 100)) for w in vocabulary]
+    with zipfile.ZipFile(glove_path, "w") as archive:
+        archive.writestr("glove.6B.100d.txt", "\n".join(lines) + "\n")
+    return tar_path, glove_path
 
 
 if __name__ == "__main__":
