@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "examples" / "tutorials"
 FIXTURES = ROOT / "tests" / "fixtures" / "tutorials"
+HELPERS = {"make_data"}  # modules the scripts import, not tutorials
 
 # Runs in the child: alias cellkit -> mindspore, optionally shift the seed, run the script as __main__.
 _CHILD = r"""
@@ -80,7 +81,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="script names without .py (default: all)")
     args = parser.parse_args()
-    names = args.names or sorted(p.stem for p in SCRIPTS.glob("*.py") if not p.stem.startswith("_"))
+    names = args.names or sorted(p.stem for p in SCRIPTS.glob("*.py") if not p.stem.startswith("_") and p.stem not in HELPERS)
     for name in names:
         record(name)
 

@@ -11,8 +11,7 @@ other words tagged O) of several lengths, so padding and the masks matter.  Thre
 instead of 500 (the CRF's Python loops make each step slow on MindSpore's PyNative CPU backend:
 recording 120 steps there took over ten minutes), so the decoded paths are those of a barely
 trained model; cellkit runs 120 steps in about a second.  The weights start from fixed NumPy
-values so that MindSpore and cellkit print
-the same losses and paths.
+values so that MindSpore and cellkit print the same losses and paths.
 """
 import numpy as np
 
