@@ -12,6 +12,7 @@ Write MindSpore code and change only the import::
 """
 from . import backend, dtype
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from .context import COMPATIBLE, LAX, STRICT  # jit_syntax_level values
 from .dtype import (DType, bfloat16, bool_, float16, float32, float64, int8, int16, int32, int64,
                     uint8, uint16, uint32, uint64)
 from .dtype import complex64, complex128  # noqa: E402  (MindSpore's complex dtypes)
@@ -124,3 +125,4 @@ __all__ = [
 ]
 __all__ += ["jit_class", "mutable", "export", "load"]  # issue 17: graph mode
 __all__ += list(_metrics.__all__)  # the metrics, as at MindSpore's top level
+__all__ += ["STRICT", "COMPATIBLE", "LAX"]  # issue 17: jit_syntax_level values (tutorials)

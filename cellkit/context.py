@@ -12,10 +12,16 @@ from __future__ import annotations
 
 from . import backend as _backend
 
-__all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "set_context", "get_context"]
+__all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "COMPATIBLE", "LAX", "set_context", "get_context"]
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
+
+# jit_syntax_level: how much Python graph mode accepts.  cellkit's tracer breaks the graph where it
+# cannot follow (see cellkit.graph), whatever the level; the level is checked and stored.
+STRICT = 0
+COMPATIBLE = 1
+LAX = 2
 
 # Called with the new mode whenever set_context changes it (cellkit.graph switches Cell calls over).
 _mode_listeners = []
@@ -27,6 +33,7 @@ _settings = {
     "save_graphs": False,
     "jit_config": None,
     "deterministic": "OFF",  # ms.set_deterministic
+    "jit_syntax_level": LAX,
 }
 
 
@@ -44,6 +51,13 @@ def set_context(**kwargs):
             raise ValueError(
                 f"set_context: 'mode' must be GRAPH_MODE (0) or PYNATIVE_MODE (1), but got {mode!r}"
             )
+    if "jit_syntax_level" in kwargs:
+        level = kwargs["jit_syntax_level"]
+        if isinstance(level, bool) or not isinstance(level, int):
+            raise TypeError(f"The parameter 'jit_syntax_level' must be <class 'int'>, but got {type(level)}")
+        if level not in (STRICT, COMPATIBLE, LAX):
+            raise ValueError(f"For 'jit_syntax_level', the value should be context.STRICT or context.LAX, "
+                             f"but got {level}.")
     if "jit_config" in kwargs:
         _check_jit_config(kwargs["jit_config"])
     if "device_target" in kwargs:

@@ -14,6 +14,8 @@ True
 """
 from __future__ import annotations
 
+import random as _random
+
 import numpy as np
 
 __all__ = ["set_seed", "get_seed", "generator", "draw", "DrawLog"]
@@ -26,7 +28,7 @@ _generator = np.random.default_rng(_generator_seed)
 
 
 def set_seed(seed):
-    """Seed every random draw cellkit makes (initializers, dropout, shuffles).
+    """Seed every random draw cellkit makes (initializers, dropout, shuffles), and NumPy's and Python's.
 
     Raises
     ------
@@ -42,6 +44,10 @@ def set_seed(seed):
         raise ValueError(f"set_seed: 'seed' must be non-negative, but got {seed}")
     _seed = int(seed)
     _install_generator(np.random.default_rng(_seed), _seed)
+    # As MindSpore's set_seed does: NumPy's and Python's global generators are seeded too, so that
+    # np.random / random calls in user code (a dataset's map functions, say) repeat run to run.
+    np.random.seed(_seed % 2**32)
+    _random.seed(_seed)
 
 
 def get_seed():

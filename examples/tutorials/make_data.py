@@ -5,7 +5,20 @@
   stroke pattern (bars, a box, a cross ...) drawn at a jittered place with noise, so a small
   network learns it in a few epochs.
 
-Only NumPy is used: the same files serve cellkit and MindSpore (``tools/record_tutorials.py``).
+- ``cifar10(root)``: ``root/cifar-10-batches-bin`` in CIFAR-10's binary format: ``data_batch_1.bin``
+  and ``test_batch.bin`` (10000 records each, a few hundred distinct), each record one label byte then the 32x32 red,
+  green and blue planes (3072 bytes), and ``batches.meta.txt`` with the class names.  Each class
+  is a coloured shape on a noisy background.
+
+- ``image_folder(root)``: ``root/<class>/<n>.jpg`` (or ``.png``), the folder-per-class layout that
+  ``ImageFolderDataset`` reads, written with Pillow: coloured blobs on a noisy background, one
+  colour per class, width and height as asked.
+
+- ``imdb(root)``: ``root/aclImdb_v1.tar.gz``, a tar of ``aclImdb/{train,test}/{pos,neg}/<n>_<r>.txt``
+  short reviews as in the IMDB archive, and ``root/glove.6B.zip`` holding ``glove.6B.100d.txt``
+  (one word and its 100 numbers a line) for the words used.
+
+Only NumPy (and Pillow for ``image_folder``) is used: the same files serve cellkit and MindSpore (``tools/record_tutorials.py``).
 
     python examples/tutorials/make_data.py   # writes ./MNIST_Data
 """
@@ -74,5 +87,108 @@ def mnist(root="MNIST_Data", train=640, test=128, seed=0):
     return root
 
 
+CIFAR10_CLASSES = ("airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck")
+
+
+def _cifar_like(label, rng):
+    """One 32x32x3 uint8 image of class ``label``: a class colour and shape on a noisy background."""
+    image = rng.uniform(0, 0.35, (32, 32, 3)).astype(np.float32)
+    colour = np.array([(label * 37 % 10) / 9, (label * 53 % 10) / 9, (label * 71 % 10) / 9], np.float32)
+    dy, dx = rng.integers(-3, 4, size=2)
+    yy, xx = np.mgrid[0:32, 0:32]
+    yy, xx = yy - (16 + dy), xx - (16 + dx)
+    shapes = (np.abs(yy) < 8) & (np.abs(xx) < 8), yy ** 2 + xx ** 2 < 64, np.abs(yy) < 3, np.abs(xx) < 3, \
+        np.abs(yy - xx) < 3, np.abs(yy + xx) < 3, (np.abs(yy) < 10) & (np.abs(xx) < 4), yy > 4, xx > 4, \
+        (yy ** 2 + xx ** 2 < 100) & (yy ** 2 + xx ** 2 > 36)
+    image[shapes[label]] = 0.3 + 0.7 * colour
+    return (np.clip(image, 0, 1) * 255).astype(np.uint8)
+
+
+def cifar10(root="datasets-cifar10-bin", train_files=1, unique=160, seed=1):
+    """Write ``root/cifar-10-batches-bin`` in CIFAR-10's binary format (skipped if already there).
+
+    Every batch file holds CIFAR-10's 10000 records (MindSpore's reader requires that count); only
+    ``unique`` images per file are drawn and then repeated, so the files are quick to make.  The
+    real set has five training files; ``train_files`` of them are written here.
+    """
+    folder = os.path.join(root, "cifar-10-batches-bin")
+    if os.path.exists(os.path.join(folder, "batches.meta.txt")):
+        return folder
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    names = [f"data_batch_{i}.bin" for i in range(1, train_files + 1)] + ["test_batch.bin"]
+    for name in names:
+        labels = rng.integers(0, 10, size=unique).astype(np.uint8)
+        planes = np.stack([_cifar_like(int(k), rng).transpose(2, 0, 1) for k in labels])  # HWC -> R, G, B planes
+        records = np.concatenate([labels[:, None], planes.reshape(unique, -1)], axis=1)
+        records = np.resize(records, (10000, records.shape[1]))  # cycle through the drawn images
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(records.tobytes())
+    with open(os.path.join(folder, "batches.meta.txt"), "w") as f:
+        f.write("\n".join(CIFAR10_CLASSES) + "\n\n")
+    return folder
+
+
+def image_folder(root="faces", classes=("faces",), per_class=32, size=(24, 20), fmt="jpg", seed=2):
+    """Write ``root/<class>/<n>.<fmt>`` images of ``size`` (width, height) (skipped if already there)."""
+    from PIL import Image
+
+    if os.path.isdir(root):
+        return root
+    rng = np.random.default_rng(seed)
+    width, height = size
+    yy, xx = np.mgrid[0:height, 0:width]
+    for k, name in enumerate(classes):
+        folder = os.path.join(root, name)
+        os.makedirs(folder, exist_ok=True)
+        colour = np.array([(k * 3 + 1) % 4, (k * 5 + 2) % 4, (k * 7 + 3) % 4], np.float32) / 3
+        for n in range(per_class):
+            image = rng.uniform(0, 0.3, (height, width, 3)).astype(np.float32)
+            cy, cx = rng.uniform(0.3, 0.7) * height, rng.uniform(0.3, 0.7) * width
+            radius = rng.uniform(0.2, 0.35) * min(width, height)
+            blob = (yy - cy) ** 2 + (xx - cx) ** 2 < radius ** 2
+            image[blob] = 0.25 + 0.75 * colour * rng.uniform(0.8, 1.0)
+            pixels = (np.clip(image, 0, 1) * 255).astype(np.uint8)
+            Image.fromarray(pixels).save(os.path.join(folder, f"{n:04d}.{fmt}"), quality=95)
+    return root
+
+
+_POSITIVE = ["great", "wonderful", "loved", "brilliant", "moving", "fun", "superb", "enjoyed"]
+_NEGATIVE = ["awful", "boring", "hated", "terrible", "dull", "waste", "poor", "worst"]
+_NEUTRAL = ["the", "film", "movie", "was", "a", "and", "acting", "plot", "it", "story", "i", "this", "of"]
+
+
+def imdb(root=".", per_label=24, seed=3):
+    """Write ``root/aclImdb_v1.tar.gz`` and ``root/glove.6B.zip`` (skipped if already there)."""
+    import io
+    import tarfile
+    import zipfile
+
+    tar_path = os.path.join(root, "aclImdb_v1.tar.gz")
+    glove_path = os.path.join(root, "glove.6B.zip")
+    if os.path.exists(tar_path) and os.path.exists(glove_path):
+        return tar_path, glove_path
+    os.makedirs(root, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    with tarfile.open(tar_path, "w:gz") as tar:
+        for mode in ("train", "test"):
+            for label, words in (("pos", _POSITIVE), ("neg", _NEGATIVE)):
+                for n in range(per_label if mode == "train" else per_label // 2):
+                    length = int(rng.integers(6, 16))
+                    text = [str(w) for w in rng.choice(_NEUTRAL, size=length)]
+                    for k in rng.choice(length, size=2, replace=False):
+                        text[k] = str(rng.choice(words))
+                    body = (" ".join(text).capitalize() + ". Really, " + str(rng.choice(words)) + "!").encode()
+                    info = tarfile.TarInfo(f"aclImdb/{mode}/{label}/{n}_{7 if label == 'pos' else 2}.txt")
+                    info.size = len(body)
+                    tar.addfile(info, io.BytesIO(body))
+    vocabulary = _NEUTRAL + _POSITIVE + _NEGATIVE + ["really"]
+    lines = [w + " " + " ".join(f"{v:.5f}" for v in rng.normal(0, 0.4, 100)) for w in vocabulary]
+    with zipfile.ZipFile(glove_path, "w") as archive:
+        archive.writestr("glove.6B.100d.txt", "\n".join(lines) + "\n")
+    return tar_path, glove_path
+
+
 if __name__ == "__main__":
     print("wrote", mnist())
+    print("wrote", cifar10())

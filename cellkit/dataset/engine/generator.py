@@ -97,6 +97,8 @@ class GeneratorDataset(MappableDataset):
         return None
 
     def _row(self, value, where):
+        if isinstance(value, list):  # as in MindSpore: a list is the row's columns, like a tuple
+            value = tuple(value)
         try:
             row = to_row(value, where)
         except TypeError as exc:

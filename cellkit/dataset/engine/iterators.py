@@ -18,6 +18,8 @@ __all__ = ["TupleIterator", "DictIterator"]
 
 
 def _as_tensor(value, do_copy):
+    if isinstance(value, np.generic):  # a NumPy scalar (a row of a string column): a 0-d array
+        value = np.asarray(value)
     if value.dtype.kind in "USO":
         return value
     if do_copy and (not value.flags.writeable or value.base is not None):
@@ -28,6 +30,8 @@ def _as_tensor(value, do_copy):
 
 
 def _as_numpy(value, do_copy):
+    if isinstance(value, np.generic):
+        return np.asarray(value)
     if do_copy and not value.flags.writeable:
         return np.array(value)
     return value
