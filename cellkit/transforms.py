@@ -574,7 +574,8 @@ class GradOperation:
             if self.get_all:
                 return inputs
             if not inputs:
-                raise ValueError("GradOperation: the function was called without a Tensor input to differentiate")
+                raise ValueError("GradOperation: the function was called without a Tensor input to differentiate: "
+                                 "it needs at least one floating-point Tensor argument, but got none")
             return inputs[0]
 
         grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"

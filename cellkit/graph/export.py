@@ -264,7 +264,7 @@ def load(file_name, **kwargs):
     """
     if not isinstance(file_name, str):
         raise ValueError(f"For 'load', the argument 'file_name' must be string, but got {type(file_name)}.")
-    if not os.path.exists(file_name):
+    if not os.path.isfile(file_name):  # a folder is not a graph file either
         raise ValueError(f"For 'load', the argument 'file_name' (MindIR file) does not exist: '{file_name}', please "
                          "check whether the 'file_name' is correct.")
     if kwargs:

@@ -304,6 +304,9 @@ class ParameterUpdate(Cell):
 
     def construct(self, x):
         param = self._param
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For 'ParameterUpdate', 'x' must be a Tensor of shape {tuple(param.shape)}, but got "
+                            f"{type(x).__name__} {x!r}")
         if tuple(x.shape) != tuple(param.shape):
             raise ValueError(f"For 'ParameterUpdate', the value must have the shape {tuple(param.shape)} of "
                              f"'{param.name}', but got {tuple(x.shape)}.")
@@ -361,6 +364,9 @@ class GradAccumulationCell(Cell):
         return total
 
     def _slice(self, x, index):
+        if not isinstance(x, Tensor) or x.ndim == 0:
+            raise TypeError(f"For 'GradAccumulationCell', every input must be a Tensor with a batch axis to cut into "
+                            f"micro_size {self.micro_size} parts, but got {type(x).__name__} {x!r}")
         batch = x.shape[0]
         if batch % self.micro_size:
             raise ValueError(f"For 'GradAccumulationCell', the batch size {batch} (the first dimension of every "

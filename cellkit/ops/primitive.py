@@ -166,6 +166,8 @@ def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=Tr
     (12, Prim[area])
     """
     def decorator(function):
+        if not callable(function):
+            raise TypeError(f"For 'constexpr', 'fn' must be a callable, but got {type(function).__name__} {function!r}")
         op_name = name or function.__name__
 
         class ProxyOp(PrimitiveWithInfer):

@@ -837,7 +837,7 @@ BUILD.update({
 
 # Classes that are not built by users (bases, records, handles): walked neither as constructors nor calls.
 NOT_BUILT = {"DType", "Cell", "LossBase", "Optimizer", "LearningRateSchedule", "IncompatibleKeys", "RemovableHandle",
-             "Primitive", "PrimitiveWithInfer", "Initializer"}
+             "Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "Initializer"}
 # Callables with nothing of their own to call (the class is only a namespace for its constructor here).
 NO_CALL = {"nn.CellList", "nn.CellDict", "nn.Buffer", "nn.Optimizer", "ops.Shape", "ops.Rank", "ops.Size"}
 # Cell-call entries whose call signature is ``*inputs``: the pseudo-parameters above say what they take.
@@ -1183,6 +1183,40 @@ BUILD.update({
     "nn.TransformerEncoder": lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 6), 2),
     "nn.TransformerDecoder": lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(4, 2, 6), 2),
     "nn.Transformer": lambda: nn.Transformer(4, 2, 1, 1, 6),
+})
+
+# Optimizers, schedules and wrappers (nn-optim) and the in-place Tensor methods (misc): their valid calls.
+_GRADS = lambda: (F(2, 3), F(2))  # noqa: E731  (one gradient per Parameter of Net)
+for _name in ("ASGD", "AdaFactor", "AdaMax", "Adadelta", "Adagrad", "AdamOffload", "FTRL", "LazyAdam",
+              "ProximalAdagrad", "RMSProp", "Rprop"):
+    BUILD[f"nn.{_name}"] = (lambda cls=getattr(nn, _name): cls(opt_params()))
+    EXAMPLES[f"nn.{_name}"] = {"params": opt_params}
+    EXAMPLES[f"nn.{_name}()"] = {"gradients": _GRADS, "grads": _GRADS}
+BUILD.update({
+    "nn.Lamb": lambda: nn.Lamb(opt_params(), 0.01), "nn.LARS": lambda: nn.LARS(nn.SGD(opt_params(), 0.1)),
+    "nn.InverseDecayLR": lambda: nn.InverseDecayLR(0.1, 0.5, 4),
+    "nn.NaturalExpDecayLR": lambda: nn.NaturalExpDecayLR(0.1, 0.5, 4),
+    "nn.GradAccumulationCell": lambda: nn.GradAccumulationCell(Net(), 2),
+    "nn.ParameterUpdate": lambda: nn.ParameterUpdate(ms.Parameter(F(2, 3), name="p")),
+})
+EXAMPLES.update({
+    "nn.Lamb": {"params": opt_params, "learning_rate": lambda: 0.01}, "nn.Lamb()": {"gradients": _GRADS},
+    "nn.LARS": {"optimizer": lambda: nn.SGD(opt_params(), 0.1)}, "nn.LARS()": {"gradients": _GRADS},
+    **{f"nn.{name}": {"learning_rate": lambda: 0.1, "decay_rate": lambda: 0.5, "decay_steps": lambda: 4}
+       for name in ("InverseDecayLR", "NaturalExpDecayLR")},
+    **{f"nn.{name}()": {"global_step": lambda: ms.Tensor(2, ms.int32)} for name in ("InverseDecayLR", "NaturalExpDecayLR")},
+    "nn.GradAccumulationCell": {"network": lambda: Net(), "micro_size": lambda: 2},
+    "nn.GradAccumulationCell()": {"@params": pseudo("x"), "x": lambda: F(4, 3)},
+    "nn.ParameterUpdate": {"param": lambda: ms.Parameter(F(2, 3), name="p")}, "nn.ParameterUpdate()": {"x": lambda: F(2, 3)},
+    "Tensor.index_add_": {"dim": lambda: 1, "index": lambda: I(2, high=3), "source": lambda: F(2, 2)},
+    "Tensor.index_fill_": {"dim": lambda: 1, "index": lambda: I(2, high=3), "value": lambda: 0.5},
+    "Tensor.index_put_": {"indices": lambda: (I(1, high=2), I(1, high=3)), "values": lambda: F(1)},
+    "Tensor.masked_fill_": {"mask": lambda: ms.Tensor(np.array([[True, False, True], [False, True, False]])),
+                            "value": lambda: 0.5},
+    "Tensor.masked_scatter_": {"mask": lambda: ms.Tensor(np.array([[True, False, True], [False, True, False]])),
+                               "source": lambda: F(6)},
+    "Tensor.scatter_": {"dim": lambda: 1, "index": lambda: I(2, 2, high=3, dtype=np.int64), "src": lambda: F(2, 2)},
+    "Tensor.scatter_add_": {"dim": lambda: 1, "index": lambda: I(2, 2, high=3, dtype=np.int64), "src": lambda: F(2, 2)},
 })
 
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.

@@ -120,6 +120,8 @@ class AdaFactor(Optimizer):
             non_negative_float(value, f"eps{index}", name)
         non_negative_float(clip_threshold, "clip_threshold", name)
         float_in_range(decay_rate, "decay_rate", name, 0.0, 1.0)
+        if isinstance(weight_decay, int) and not isinstance(weight_decay, bool) and not 0 <= weight_decay < 1:
+            raise ValueError(f"For '{name}', 'weight_decay' must be in the range [0.0, 1.0), but got {weight_decay}.")
         float_in_range(float(weight_decay) if isinstance(weight_decay, int) else weight_decay, "weight_decay", name,
                        0.0, 1.0, closed=(True, False))
         for arg, value in (("scale_parameter", scale_parameter), ("relative_step", relative_step),

@@ -188,6 +188,9 @@ class LARS(Optimizer):
         self.global_step = optimizer.global_step
         self.parameters = optimizer.parameters
         self.param_length = optimizer.param_length
+        if not callable(lars_filter):
+            raise TypeError(f"For 'LARS', 'lars_filter' must be a callable taking a Parameter, but got "
+                            f"{type(lars_filter).__name__} {lars_filter!r}")
         self.lars_flag = tuple(bool(lars_filter(p)) for p in self.parameters)
         self.is_group = optimizer.is_group
         self.learning_rate = Parameter(Tensor(np.float32(0.0)), name="fake_lr")
