@@ -29,7 +29,7 @@ from .primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer, conste
 from .primitives import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .reduce import *  # noqa: F401,F403
-from .shape import *  # noqa: F401,F403
+from .shape_ops import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403

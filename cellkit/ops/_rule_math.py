@@ -136,7 +136,8 @@ class TensorMath:
     tensors = True
 
     def __init__(self):
-        from . import creation, linalg, math, reduce, shape
+        from . import creation, linalg, math, reduce
+        from . import shape_ops as shape
 
         self._shape = shape
         self._reduce = reduce

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from .. import dtype as _dt
 from ..tensor import Tensor
-from . import creation, gradient_control, linalg, math, reduce, shape
+from . import creation, gradient_control, linalg, math, reduce
+from . import shape_ops as shape
 
 
 def _axes_or_none(axis):

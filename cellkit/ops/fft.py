@@ -300,7 +300,7 @@ def view_as_real(input):
     >>> print(view_as_real(ms.Tensor([1 + 2j])))
     [[1. 2.]]
     """
-    from .shape import stack
+    from .shape_ops import stack
 
     t = tensor_arg(input, "input", "view_as_real")
     if t.dtype.kind != "complex":
@@ -1166,7 +1166,7 @@ _PAD_MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
 def _pad_signal(t, n_fft, mode):
     """``t`` padded by ``n_fft // 2`` on both ends of its last axis (reflect / symmetric / zeros), differentiably."""
     pad = n_fft // 2
-    from .shape import getitem
+    from .shape_ops import getitem
 
     length = t.shape[-1]
     if mode == "CONSTANT":
@@ -1187,7 +1187,7 @@ def _pad_signal(t, n_fft, mode):
 
 def _pad_by_index(t, index):
     """Zero padding as a pick from ``t`` with one zero appended (index -1 picks the zero)."""
-    from .shape import concat, getitem
+    from .shape_ops import concat, getitem
     from .creation import zeros_like
 
     zero = getitem(zeros_like(t), (Ellipsis, slice(0, 1)))
@@ -1201,7 +1201,7 @@ def _index_tensor(index):
 
 def _stft(x, n_fft, hop_length, win_length, window, normalized, onesided, return_complex, op):
     from . import math as _math
-    from .shape import getitem, stack, swapaxes
+    from .shape_ops import getitem, stack, swapaxes
 
     signal_length = x.shape[-1]
     if n_fft > signal_length:

@@ -42,7 +42,7 @@ from ..tensor import Tensor, check_allocation
 from . import math as _math
 from ._core import describe, int_arg, normalize_axis, record, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
-from .shape import IndexValueError
+from .shape_ops import IndexValueError
 
 __all__ = [
     "gather_d", "gather_elements", "gather_nd", "index_add", "index_fill", "index_select", "masked_fill",
@@ -1102,7 +1102,7 @@ def _choose(self, choices, mode="clip"):
     if not isinstance(choices, (tuple, list)) or not choices:
         raise TypeError(f"For 'choose', 'choices' must be a non-empty tuple, list or Tensor, but got "
                         f"{describe(choices)}")
-    from .shape import broadcast_to, stack
+    from .shape_ops import broadcast_to, stack
     cs = [tensor_arg(c, "choices", "choose") for c in choices]
     try:
         shape = tuple(np.broadcast_shapes(idx.shape, *(tuple(c.shape) for c in cs)))

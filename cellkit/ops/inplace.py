@@ -398,7 +398,7 @@ def put_(self, index, source, accumulate=False):
     flat = ops.reshape(self, (n,))
     values = ops.reshape(src, (positions.size,))
     if accumulate:
-        from .shape import scatter_add_rows
+        from .shape_ops import scatter_add_rows
         added = scatter_add_rows(values, be.from_host(positions.astype(np.int64)), n)
         out = ops.add(flat, ops.cast(added, self.dtype))
     else:  # the last write to a position wins

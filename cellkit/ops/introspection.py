@@ -16,7 +16,7 @@ from ..transforms import get_grad
 from ._core import describe, tensor_arg
 from .primitive import Primitive, prim_attr_register
 
-__all__ = ["DType", "DtypeToEnum", "shape_mul", "is_nonzero", "is_tensor", "get_grad"]
+__all__ = ["DType", "DtypeToEnum", "shape", "shape_mul", "is_nonzero", "is_tensor", "get_grad"]
 
 # MindSpore's TypeId codes (mindspore/core/ir/dtype/type_id.h), as DtypeToEnum answers them.
 _TYPE_IDS = {
@@ -63,6 +63,19 @@ class DtypeToEnum(Primitive):
         if not isinstance(dtype, _dt.DType):
             raise TypeError(f"For '{op_name}', the input '{arg_name}' should be mindspore dtype, but got {dtype}.")
         return _TYPE_IDS[dtype.name]
+
+
+def shape(input_x):
+    """The shape of the Tensor ``input_x`` as a tuple of ints (``ops.Shape()(x)`` as a function).
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> ops.shape(ms.Tensor([[1.0, 2.0]]))
+    (1, 2)
+    """
+    if not isinstance(input_x, Tensor):
+        raise TypeError(f"For primitive[Shape], the input argument must be Tensor, but got {type(input_x)}.")
+    return tuple(input_x.shape)
 
 
 def shape_mul(shape_x):

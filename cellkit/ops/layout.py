@@ -32,7 +32,7 @@ from .. import dtype as _dt
 from ..tensor import Tensor, check_allocation
 from . import math as _math
 from . import reduce as _reduce
-from . import shape as _shape
+from . import shape_ops as _shape
 from ._core import bool_arg, describe, int_arg, normalize_axis, tensor_arg, wrap
 
 _wrap = wrap

@@ -169,7 +169,7 @@ def _ops():
     """The math, shape and reduce op modules (imported late: they import this module's namespace users)."""
     from . import math as _math
     from . import reduce as _reduce
-    from . import shape as _shape
+    from . import shape_ops as _shape
 
     return _math, _shape, _reduce
 
@@ -315,7 +315,7 @@ def batch_matmul(x, y, transpose_a=False, transpose_b=False):
     >>> print(ops.batch_matmul(ms.Tensor([[[1.0, 2.0]]]), ms.Tensor([[[3.0, 4.0]]]), transpose_b=True))
     [[[11.]]]
     """
-    from .shape import swapaxes
+    from .shape_ops import swapaxes
 
     x = tensor_arg(x, "x", "BatchMatMul")
     y = tensor_arg(y, "y", "BatchMatMul")
@@ -649,7 +649,7 @@ def _scaled_sum(base, product, beta, alpha, op):
     scaled = product if alpha == 1 else _math.mul(product, alpha)
     if beta == 0:
         shape = np.broadcast_shapes(tuple(base.shape), tuple(scaled.shape))
-        from .shape import broadcast_to
+        from .shape_ops import broadcast_to
         return broadcast_to(scaled, shape) if tuple(scaled.shape) != shape else scaled
     return _math.add(base if beta == 1 else _math.mul(base, beta), scaled)
 

@@ -28,7 +28,7 @@ from .. import dtype as _dt
 from ..tensor import Tensor
 from . import activation as _act
 from . import math as _math
-from . import shape as _shape
+from . import shape_ops as _shape
 from ._core import describe, normalize_axis, record, tensor_arg, wrap, xp
 from .activation import _finish, _input_of, _mask, _sigmoid_array, _softplus_array, _unary_primitive
 from .primitive import Primitive, prim_attr_register

@@ -33,7 +33,7 @@ from .. import autograd as _ag
 from .. import dtype as _dt
 from . import conv_grads as _conv_grads
 from . import nn_ops as _nn_ops
-from . import shape as _shape
+from . import shape_ops as _shape
 from ._core import backend, describe, record, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
 

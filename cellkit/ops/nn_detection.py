@@ -25,7 +25,7 @@ from .. import dtype as _dt
 from ..tensor import Tensor
 from . import math as _math
 from . import reduce as _reduce
-from . import shape as _shape
+from . import shape_ops as _shape
 from ._core import backend, describe, tensor_arg, wrap, xp
 from .nn_resize import sample_points
 from .primitive import Primitive, prim_attr_register

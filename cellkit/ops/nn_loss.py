@@ -28,7 +28,7 @@ from . import activation as _act
 from . import loss as _loss
 from . import math as _math
 from . import reduce as _reduce
-from . import shape as _shape
+from . import shape_ops as _shape
 from ._core import backend, describe, tensor_arg, wrap, xp
 from .gradient_control import stop_gradient
 from .primitive import Primitive, prim_attr_register

@@ -38,7 +38,7 @@ from .. import dtype as _dt
 from ..tensor import Tensor
 from . import nn_ops as _nn_ops
 from . import reduce as _reduce
-from . import shape as _shape
+from . import shape_ops as _shape
 from ._core import backend, describe, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
 

@@ -42,7 +42,7 @@ from ..tensor import Tensor
 from . import linalg as _linalg
 from . import math as _math
 from . import reduce as _reduce
-from . import shape as _shape
+from . import shape_ops as _shape
 from ._core import backend, describe, tensor_arg, wrap, xp
 from .primitive import Primitive, prim_attr_register
 

@@ -175,7 +175,7 @@ def _squeeze(t, axes):
 def _singular_values(t, axes):
     """The singular values of the matrices on ``axes`` (moved last): differentiable through ``svd``."""
     from .linalg import svd
-    from .shape import transpose
+    from .shape_ops import transpose
 
     rows, cols = axes
     others = [i for i in range(t.ndim) if i not in axes]

@@ -10,7 +10,8 @@ Each class records its constructor arguments and calls the functional op.
 from __future__ import annotations
 
 from .. import dtype as _dt
-from . import creation, linalg, math, reduce, shape
+from . import creation, linalg, math, reduce
+from . import shape_ops as shape
 from .primitive import Primitive, prim_attr_register
 
 __all__ = [

@@ -514,7 +514,7 @@ def aminmax(input, *, axis=0, keepdims=False):
         high = _extreme_with_index(flat, 0, False, "max", True, op)[0]
         if keep:
             shape = (1,) * x.ndim
-            from .shape import reshape
+            from .shape_ops import reshape
             low, high = reshape(low, shape), reshape(high, shape)
         return low, high
     if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):

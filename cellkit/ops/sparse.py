@@ -262,7 +262,7 @@ def _flat_positions(indices, shape, op="COOTensor"):
 
 
 def _scatter_dense(indices, values, shape, op):
-    from .shape import scatter_add_rows
+    from .shape_ops import scatter_add_rows
 
     positions = _flat_positions(indices, shape, op)
     n = int(np.prod(shape, dtype=np.int64))
@@ -284,7 +284,7 @@ def _require_int64(t, name, op):
 
 def _coalesced(indices, values, order_by=None):
     """Sorted unique coordinates of ``indices`` (N, d) and the values summed per coordinate."""
-    from .shape import scatter_add_rows
+    from .shape_ops import scatter_add_rows
 
     host = _host(indices).astype(np.int64)
     if host.size == 0:
@@ -513,7 +513,7 @@ def _csr_entries_of(x, dense, op):
 
 
 def _csr_matmul(x, dense, op, vector):
-    from .shape import scatter_add_rows
+    from .shape_ops import scatter_add_rows
 
     if not isinstance(dense, Tensor):
         raise TypeError(f"For '{op}', the dense operand must be a Tensor, but got {describe(dense)}")
@@ -666,7 +666,7 @@ class SparseToDense(Primitive):
         if vals.ndim != 1 or vals.shape[0] != idx.shape[0]:
             raise ValueError(f"For '{op}', 'values' must be 1-D with {idx.shape[0]} entries, but got shape "
                              f"{tuple(vals.shape)}")
-        from .shape import scatter_add_rows
+        from .shape_ops import scatter_add_rows
         host = _host(idx).astype(np.int64)
         for axis, size in enumerate(sparse_shape):
             if host.size and (host[:, axis].min() < 0 or host[:, axis].max() >= size):
@@ -852,7 +852,7 @@ def csr_reduce_sum(csr_tensor, axis):
     [[3.]
      [0.]]
     """
-    from .shape import scatter_add_rows
+    from .shape_ops import scatter_add_rows
 
     op = "csr_reduce_sum"
     _check_csr(csr_tensor, op, "csr_tensor")
@@ -873,7 +873,7 @@ def csr_softmax(logits, dtype):
     >>> print(csr_softmax(x, ms.float32).values)
     [0.5 0.5]
     """
-    from .shape import scatter_add_rows
+    from .shape_ops import scatter_add_rows
 
     op = "csr_softmax"
     _check_csr(logits, op, "logits")

@@ -207,7 +207,7 @@ def _flip(x, axis):
 
 def _shift(x, axis, fill):
     """``x`` moved one step forward along ``axis``, ``fill`` entering first (an exclusive scan's input)."""
-    from . import shape as _shape
+    from . import shape_ops as _shape
     arr = x._data
     n = arr.shape[axis]
     head = wrap(_full(tuple(1 if i == axis else d for i, d in enumerate(arr.shape)), fill, arr.dtype))
@@ -430,7 +430,7 @@ def _lcse_grad_array(a, out, g, axis):
 def _lcse_grad_tensor(a, out, g, axis):
     """The same sum as recorded cellkit ops (for a second derivative): exponents masked to ``j <= i``."""
     from . import math as _math
-    from . import shape as _shape
+    from . import shape_ops as _shape
     n = a.shape[axis]
     lead = _shape.expand_dims(_shape.swapaxes(a, axis, -1), -2)      # (..., 1, n): a_j
     total = _shape.expand_dims(_shape.swapaxes(out, axis, -1), -1)   # (..., n, 1): out_i
@@ -563,7 +563,7 @@ def _kth(t, k, dim, keepdim, op):
 
 def _picked(t, index, ax, keep):
     """The values at ``index`` (length 1 along ``ax``) and the Int64 index, ``ax`` kept or dropped."""
-    from .shape import reshape
+    from .shape_ops import reshape
     xs = xp()
     values = _take_along(t, index, ax)
     index = xs.astype(index, _INT64.to_backend(xs))
@@ -612,7 +612,7 @@ def _median(t, axis, keepdims, op, ignore_nan, global_median=False):
     if global_median or t.ndim == 0:
         if t.ndim and axis is not None and not global_median:
             normalize_axis(axis, t.ndim, op)
-        from .shape import reshape
+        from .shape_ops import reshape
         flat = reshape(t, (-1,))
         order = _argsort_array(flat._data, 0)
         position = _median_position(flat._data, 0, ignore_nan)
@@ -657,7 +657,7 @@ def nanmedian(input, axis=-1, keepdims=False):
 # -- quantiles ---------------------------------------------------------------------------------------
 def _quantile(input, q, axis, keepdims, op, ignore_nan):
     from . import math as _math
-    from .shape import reshape
+    from .shape_ops import reshape
     t = tensor_arg(input, "input", op)
     dtype = _dt.dtype_of(t._data)
     if dtype not in (_dt.float32, _dt.float64):
@@ -719,7 +719,7 @@ def _quantile(input, q, axis, keepdims, op, ignore_nan):
         results.append(value)
     if scalar:
         return results[0]
-    from .shape import stack
+    from .shape_ops import stack
     return stack(results, 0)
 
 
@@ -1002,7 +1002,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
      [-1.  1.]]
     """
     from .linalg import matmul
-    from .shape import reshape
+    from .shape_ops import reshape
     op = "cov"
     t = tensor_arg(input, "input", op)
     _refuse_bool(t, op)
@@ -1049,7 +1049,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
 
 
 def _transpose2(t):
-    from .shape import transpose
+    from .shape_ops import transpose
     return transpose(t, (1, 0))
 
 
@@ -1157,7 +1157,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
     [3. 5.]
     """
     from . import math as _math
-    from . import shape as _shape
+    from . import shape_ops as _shape
     op = "diff"
     t = tensor_arg(x, "x", op)
     n = int_arg(n, "n", op, minimum=0)
@@ -1201,7 +1201,7 @@ def trapz(y, x=None, *, dx=1.0, dim=-1):
     >>> print(trapz(ms.Tensor([1.0, 2.0, 3.0])))
     4.0
     """
-    from . import shape as _shape
+    from . import shape_ops as _shape
     from .creation import cast
     op = "trapz"
     yt = tensor_arg(y, "y", op)
@@ -1292,7 +1292,7 @@ def cdist(x1, x2, p=2.0):
     >>> print(cdist(ms.Tensor([[0.0, 0.0]]), ms.Tensor([[3.0, 4.0], [0.0, 1.0]])))
     [[5. 1.]]
     """
-    from . import shape as _shape
+    from . import shape_ops as _shape
     op = "cdist"
     a = tensor_arg(x1, "x1", op)
     b = tensor_arg(x2, "x2", op)
@@ -1319,7 +1319,7 @@ def pdist(input, p=2.0):
     >>> print(pdist(ms.Tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]])))
     [5.        1.        4.2426405]
     """
-    from . import shape as _shape
+    from . import shape_ops as _shape
     op = "pdist"
     t = tensor_arg(input, "input", op)
     _check_distance_dtype(t, op, "input")
@@ -2015,7 +2015,7 @@ def _t_cumsum(self, dim=None, dtype=None, *, axis=None):
     if axis is not None:
         dim = axis
     if dim is None:
-        from .shape import reshape
+        from .shape_ops import reshape
         return cumsum(reshape(self, (-1,)), 0, dtype)
     return cumsum(self, dim, dtype)
 

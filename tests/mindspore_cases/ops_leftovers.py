@@ -146,3 +146,13 @@ def primitive_with_check_subclass_runs(ms, ops, nn, np):
             return x * x
 
     return Square()(_t(ms, np, [3.0, -2.0])), isinstance(Square(), ops.Primitive)
+
+
+@case
+def shape_function(ms, ops, nn, np):
+    return ops.shape(_t(ms, np, A)), ops.shape(ms.Tensor(np.ones((2, 0, 3), np.float32))), ops.shape(ms.Tensor(1.0))
+
+
+@case
+def shape_function_refuses_a_list(ms, ops, nn, np):
+    return ops.shape([1.0, 2.0])
