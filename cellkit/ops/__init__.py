@@ -50,4 +50,4 @@ from . import (communication, elementwise, fft, indexing, layout, misc, nn_funct
 _tensor_methods.install(communication, elementwise, fft, indexing, layout, misc, nn_functional, sparse, statistics)
 from . import _rule_math  # noqa: E402
 _rule_math._install()  # the tape's backward rules now have their array and Tensor namespaces
-from .custom import Custom  # noqa: F401,E402  (issue 17: ops.Custom, func_type="pyfunc")
+from .custom import Custom, PyFunc  # noqa: F401,E402  (issue 17: ops.Custom, func_type="pyfunc")

@@ -29,7 +29,7 @@ from ..tensor import Tensor
 from ._core import backend, describe, record, tensor_arg, wrap
 from .primitive import Primitive
 
-__all__ = ["Custom"]
+__all__ = ["Custom", "PyFunc"]
 
 _FUNC_TYPES = ("hybrid", "akg", "tbe", "aicpu", "aot", "pyfunc")
 
@@ -194,3 +194,60 @@ def n_in_of(node):
 def _bprop_arrays(bprop, ins, outs, g, index, multi, node):
     grads = _bprop_tensors(bprop, [wrap(a) for a in ins], [wrap(o) for o in outs], wrap(g), index, multi, node)
     return tuple(None if gr is None else (gr._data if isinstance(gr, Tensor) else gr) for gr in grads)
+
+
+class PyFunc(Primitive):
+    """``PyFunc(fn, in_types, in_shapes, out_types, out_shapes, stateful=True)(*inputs)``: a NumPy function as an op.
+
+    ``fn`` receives the inputs as NumPy arrays and returns one array per entry of ``out_shapes``
+    (a tuple for several); the call returns a tuple of Tensors, checked against ``out_shapes`` and
+    ``out_types``.  It runs as :class:`Custom` with ``func_type="pyfunc"`` and no ``bprop``, so, as
+    in MindSpore, it has no gradient.  MindSpore 2.10 copies a result of another shape into its output
+    buffer anyway; cellkit raises ValueError.
+
+    >>> import cellkit as ms
+    >>> from cellkit import ops
+    >>> add_mul = ops.PyFunc(lambda x, y: (x + y, x * y), [ms.float32] * 2, [(2,)] * 2, [ms.float32] * 2, [(2,)] * 2)
+    >>> [out.asnumpy().tolist() for out in add_mul(ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0]))]
+    [[4.0, 6.0], [3.0, 8.0]]
+    """
+
+    def __init__(self, fn, in_types, in_shapes, out_types, out_shapes, stateful=True):
+        super().__init__("PyFunc")
+        if not callable(fn):
+            raise TypeError(f"For 'PyFunc', 'fn' must be a function, but got {describe(fn)}")
+        for name, value in (("in_types", in_types), ("in_shapes", in_shapes), ("out_types", out_types),
+                            ("out_shapes", out_shapes)):
+            if not isinstance(value, (list, tuple)):
+                raise TypeError(f"For 'PyFunc', '{name}' must be a list, but got {describe(value)}")
+        for name, value in (("in_shapes", in_shapes), ("out_shapes", out_shapes)):
+            if not all(isinstance(shape, (list, tuple)) and all(isinstance(d, int) and not isinstance(d, bool)
+                                                                for d in shape) for shape in value):
+                raise TypeError(f"For 'PyFunc', '{name}' must be a list of shapes (tuples of ints), but got "
+                                f"{describe(value)}")
+        if len(in_types) != len(in_shapes) or len(out_types) != len(out_shapes):
+            raise ValueError(f"For 'PyFunc', the types and shapes must pair up, but got {len(in_types)} in_types for "
+                             f"{len(in_shapes)} in_shapes and {len(out_types)} out_types for {len(out_shapes)} out_shapes")
+        if not all(isinstance(t, _dt.DType) for t in tuple(in_types) + tuple(out_types)):
+            raise TypeError(f"For 'PyFunc', 'in_types' and 'out_types' must hold mindspore dtypes, but got "
+                            f"{describe(in_types)} and {describe(out_types)}")
+        if not isinstance(stateful, bool):
+            raise TypeError(f"For 'PyFunc', 'stateful' must be a bool, but got {describe(stateful)}")
+        self.fn, self.in_types, self.in_shapes = fn, list(in_types), [tuple(s) for s in in_shapes]
+        self.out_types, self.out_shapes, self.stateful = list(out_types), [tuple(s) for s in out_shapes], stateful
+        single = len(self.out_shapes) == 1
+
+        def run(*arrays):
+            result = fn(*arrays)
+            # One output may come back bare: Custom reads out_shapes as a list of outputs.
+            return (result,) if single and not isinstance(result, (tuple, list)) else result
+
+        run.__name__ = getattr(fn, "__name__", type(fn).__name__)
+        self._custom = Custom(run, out_shape=tuple(self.out_shapes), out_dtype=tuple(self.out_types), func_type="pyfunc")
+
+    def __call__(self, *inputs):
+        if len(inputs) != len(self.in_types):
+            raise TypeError(f"For 'PyFunc', the function takes {len(self.in_types)} input(s) (in_types), but got "
+                            f"{len(inputs)}")
+        out = self._custom(*inputs)
+        return out if isinstance(out, tuple) else (out,)

@@ -19,6 +19,7 @@ from ..serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load
                              load_checkpoint_async, load_param_into_net, merge_sliced_parameter, safetensors_to_ckpt,
                              save_checkpoint)
 from ..amp.mixed_precision import build_train_network  # noqa: E402
+from ..graph.export import export, load  # noqa: E402  (mindspore.train re-exports them)
 
 __all__ = [
     "Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "History", "LambdaCallback",
@@ -26,5 +27,5 @@ __all__ = [
     "DynamicLossScaleManager", "ModelCheckpoint", "CheckpointConfig", "BackupAndRestore", "OnRequestExit",
     "EarlyStopping", "ReduceLROnPlateau", "LearningRateScheduler", "save_checkpoint", "load_checkpoint",
     "load_param_into_net", "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async",
-    "merge_sliced_parameter", "async_ckpt_thread_status", "build_train_network", "DatasetHelper",
+    "merge_sliced_parameter", "async_ckpt_thread_status", "build_train_network", "DatasetHelper", "export", "load",
 ] + list(_metrics.__all__)

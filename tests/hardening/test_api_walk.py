@@ -1219,6 +1219,14 @@ EXAMPLES.update({
     "Tensor.scatter_add_": {"dim": lambda: 1, "index": lambda: I(2, 2, high=3, dtype=np.int64), "src": lambda: F(2, 2)},
 })
 
+# ops.PyFunc: a NumPy function of one (2, 3) Float32 input.
+BUILD["ops.PyFunc"] = lambda: ops.PyFunc(lambda a: a * 2, [ms.float32], [(2, 3)], [ms.float32], [(2, 3)])
+EXAMPLES.update({
+    "ops.PyFunc": {"fn": lambda: (lambda a: a * 2), "in_types": lambda: [ms.float32], "in_shapes": lambda: [(2, 3)],
+                   "out_types": lambda: [ms.float32], "out_shapes": lambda: [(2, 3)]},
+    "ops.PyFunc()": {"@params": pseudo("x"), "x": lambda: F(2, 3)},
+})
+
 # Exception types the spec names for particular calls, besides SPEC_ERRORS.
 EXTRA_ERRORS = {
     "Tensor.__getitem__": (IndexError,), "Tensor.__setitem__": (IndexError,),  # MindSpore: index out of range

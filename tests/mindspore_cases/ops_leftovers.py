@@ -156,3 +156,23 @@ def shape_function(ms, ops, nn, np):
 @case
 def shape_function_refuses_a_list(ms, ops, nn, np):
     return ops.shape([1.0, 2.0])
+
+
+@case
+def pyfunc_two_outputs(ms, ops, nn, np):
+    def add_mul(x, y):
+        return x + y, x * y
+
+    op = ops.PyFunc(add_mul, [ms.float32, ms.float32], [(2,), (2,)], [ms.float32, ms.float32], [(2,), (2,)])
+    return op(_t(ms, np, [1.0, 2.0]), _t(ms, np, [3.0, 4.0]))
+
+
+@case
+def pyfunc_one_output_is_a_tuple(ms, ops, nn, np):
+    op = ops.PyFunc(lambda x: x * 2, [ms.float32], [(3,)], [ms.float32], [(3,)])
+    return op(_t(ms, np, [1.0, -2.0, 0.5]))
+
+
+@case
+def train_reexports_export_and_load(ms, ops, nn, np):
+    return ms.train.export is ms.export, ms.train.load is ms.load
