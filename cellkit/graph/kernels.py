@@ -177,7 +177,8 @@ _factories = None
 def _table():
     global _factories
     if _factories is None:
-        from ..ops import activation, linalg, math, nn_ops, shape
+        from ..ops import activation, linalg, math, nn_ops
+        from ..ops import shape_ops as shape
 
         _factories = {
             nn_ops.dense: _dense_factory,
