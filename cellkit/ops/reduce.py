@@ -387,13 +387,11 @@ def _pick_index(arr, axis, keepdims, is_max):
     """The index of the extreme along ``axis`` (Int64), NaN skipped as MindSpore's CPU kernels do."""
     be = _backend._current
     if be.is_numpy:
-        pick = np.argmax if is_max else np.argmin
-        found = pick(arr, axis=axis, keepdims=True)
-        # NumPy picks a NaN before any number, so only the picked values need a look (not the whole array).
-        if arr.dtype.kind == "f" and np.isnan(np.take_along_axis(arr, found, axis)).any():
-            found = pick(np.where(np.isnan(arr), -np.inf if is_max else np.inf, arr), axis=axis, keepdims=True)
-        if not keepdims:
-            found = np.squeeze(found, axis)
+        # MindSpore's kernels skip NaN, NumPy's pick it first. A sum is NaN when any element is (or when
+        # inf meets -inf: then the careful path below is merely not needed), and it allocates nothing.
+        if arr.dtype.kind == "f" and np.isnan(arr.sum()):
+            arr = np.where(np.isnan(arr), -np.inf if is_max else np.inf, arr)
+        found = (np.argmax if is_max else np.argmin)(arr, axis=axis, keepdims=keepdims)
         return found if found.dtype == np.int64 else found.astype(np.int64)
     xs = be.xp
     source = _skip_nan(arr, -_pymath.inf if is_max else _pymath.inf)
