@@ -43,11 +43,13 @@ _INFO_LIST = ("epoch_num", "step_num")
 def _make_directory(path, arg_name="path"):
     if not isinstance(path, str) or not path.strip():
         raise ValueError(f"The '{arg_name}' should be a non-empty string, but got {path!r}.")
+    given = path
     path = os.path.realpath(os.path.expanduser(path))
     try:
         os.makedirs(path, exist_ok=True)
-    except OSError as exc:
-        raise ValueError(f"The directory {path!r} for '{arg_name}' cannot be created: {exc}") from None
+    except OSError as exc:  # a file of that name, no permission, a name the file system refuses ...
+        raise ValueError(f"The '{arg_name}' must be a folder that exists or can be created, but got {given!r}: "
+                         f"the directory {path!r} cannot be created ({exc})") from None
     return path
 
 
