@@ -24,10 +24,23 @@ Only NumPy (and Pillow for ``image_folder``) is used: the same files serve cellk
 """
 from __future__ import annotations
 
+import fcntl
+import functools
 import os
 import struct
 
 import numpy as np
+
+
+def _one_writer_at_a_time(writer):
+    """Scripts run side by side (the tests run them in parallel) and share these files: a lock in the
+    working folder lets one write while the others wait, then find the files complete and skip."""
+    @functools.wraps(writer)
+    def locked(*args, **kwargs):
+        with open(".make_data.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return writer(*args, **kwargs)
+    return locked
 
 
 def _digit_like(label, rng):
@@ -71,6 +84,7 @@ def _write_idx(path, array):
         f.write(array.astype(np.uint8).tobytes())
 
 
+@_one_writer_at_a_time
 def mnist(root="MNIST_Data", train=640, test=128, seed=0):
     """Write ``root/train`` and ``root/test`` in MNIST's idx format (skipped if already there)."""
     rng = np.random.default_rng(seed)
@@ -104,6 +118,7 @@ def _cifar_like(label, rng):
     return (np.clip(image, 0, 1) * 255).astype(np.uint8)
 
 
+@_one_writer_at_a_time
 def cifar10(root="datasets-cifar10-bin", train_files=1, unique=160, seed=1):
     """Write ``root/cifar-10-batches-bin`` in CIFAR-10's binary format (skipped if already there).
 
@@ -129,6 +144,7 @@ def cifar10(root="datasets-cifar10-bin", train_files=1, unique=160, seed=1):
     return folder
 
 
+@_one_writer_at_a_time
 def image_folder(root="faces", classes=("faces",), per_class=32, size=(24, 20), fmt="jpg", seed=2):
     """Write ``root/<class>/<n>.<fmt>`` images of ``size`` (width, height) (skipped if already there)."""
     from PIL import Image
@@ -158,6 +174,7 @@ _NEGATIVE = ["awful", "boring", "hated", "terrible", "dull", "waste", "poor", "w
 _NEUTRAL = ["the", "film", "movie", "was", "a", "and", "acting", "plot", "it", "story", "i", "this", "of"]
 
 
+@_one_writer_at_a_time
 def imdb(root=".", per_label=24, seed=3):
     """Write ``root/aclImdb_v1.tar.gz`` and ``root/glove.6B.zip`` (skipped if already there)."""
     import io
