@@ -42,6 +42,7 @@ from __future__ import annotations
 import builtins
 import os
 import sys
+import sysconfig
 
 from ..nn import cell as _cell_mod
 from ..nn import cell_call as _cell_call
@@ -55,6 +56,11 @@ from . import fallback as _fallback
 from . import registry
 from .errors import _PACKAGE_DIR, GraphCompileError, describe_frame, location, user_frame
 from .ir import ConstRef, Graph, InputRef, Node, NodeOutput, StateRef, TensorSpec, iter_leaves, iter_refs
+
+# Where a global assignment is the user's to see at every call: not in cellkit, the standard library or
+# installed packages (their module state -- a test runner's gc callback, a cache -- runs whenever it runs).
+_NOT_USER_CODE = tuple({_PACKAGE_DIR} | {os.path.abspath(path) for key, path in sysconfig.get_paths().items()
+                                         if key in ("stdlib", "platstdlib", "purelib", "platlib")})
 
 __all__ = ["Tracer", "active"]
 
@@ -217,7 +223,7 @@ class Tracer:
                         self._note_transform(frame)
                     elif code not in checked:
                         checked.add(code)
-                        if not os.path.abspath(code.co_filename).startswith(_PACKAGE_DIR):
+                        if not os.path.abspath(code.co_filename).startswith(_NOT_USER_CODE):
                             self._note_global_stores(code)
                     return
                 if info.soft:
