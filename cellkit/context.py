@@ -11,6 +11,8 @@ True
 from __future__ import annotations
 
 from . import backend as _backend
+from .context_params import DEFAULTS as _PARAM_DEFAULTS
+from .context_params import ms_ctx_param  # noqa: F401  (mindspore.context holds it too)
 
 __all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "COMPATIBLE", "LAX", "set_context", "get_context"]
 
@@ -26,15 +28,25 @@ LAX = 2
 # Called with the new mode whenever set_context changes it (cellkit.graph switches Cell calls over).
 _mode_listeners = []
 
-_settings = {
+# Every setting MindSpore answers, with MindSpore's values on CPU (cellkit.context_params), then
+# cellkit's own: the backend decides the device target.  Names starting with "_" are MindSpore's
+# internal ones: MSContext reads them, get_context/set_context refuse them.
+_settings = dict(_PARAM_DEFAULTS)
+_settings.update({
     "mode": PYNATIVE_MODE,
     "device_target": "GPU" if _backend.current().name == "cupy" else "CPU",
-    "device_id": 0,
-    "save_graphs": False,
-    "jit_config": None,
-    "deterministic": "OFF",  # ms.set_deterministic
-    "jit_syntax_level": LAX,
-}
+    "jit_config": {},
+    "ascend_config": {},
+    "gpu_config": {},
+    "aoe_config": {},
+    "enable_compile_cache": None,
+    "reserve_class_name_in_scope": True,
+    "support_binary": False,
+    "enable_debug_runtime": False,
+    "enable_ge": False,
+})
+# Accepted by set_context, warned about by MindSpore as deprecated, and not stored.
+_DEPRECATED_KEYS = ("enable_sparse", "auto_tune_mode", "enable_auto_mixed_precision")
 
 
 def set_context(**kwargs):
@@ -67,11 +79,42 @@ def set_context(**kwargs):
         chosen = _backend.select(target)
         kwargs["device_target"] = "GPU" if chosen.name == "cupy" else (
             "CPU" if target.upper() != "ASCEND" else "CPU")
+    for key in kwargs:
+        if key not in _settings or key.startswith("_"):
+            if key in _DEPRECATED_KEYS:
+                continue
+            raise ValueError(f"For 'context.set_context', the keyword argument {_shown(key)} is not recognized! For detailed "
+                             "usage of 'set_context', please refer to the Mindspore official website.")
+    kwargs = {key: _checked(key, value) for key, value in kwargs.items() if key not in _DEPRECATED_KEYS}
     previous_mode = _settings["mode"]
     _settings.update(kwargs)
     if _settings["mode"] != previous_mode:
         for listener in list(_mode_listeners):
             listener(_settings["mode"])
+
+
+def _shown(name):
+    """A setting's name in a message: as MindSpore writes it, quoted when it would otherwise not show."""
+    return name if name.strip() == name and name else repr(name)
+
+
+def _checked(key, value):
+    """``value`` for setting ``key``, refused as MindSpore refuses it: the type of MindSpore's value, and ranges."""
+    if key == "save_graphs":  # True/False stand for the levels 2/0
+        value = {True: 2, False: 0}.get(value, value) if isinstance(value, bool) else value
+        if isinstance(value, int) and not 0 <= value <= 3:
+            raise ValueError(f"value for save_graphs should be 0-3 but got '{value}'")
+    default = _PARAM_DEFAULTS.get(key)
+    if default is not None and key not in ("mode", "device_target", "jit_syntax_level"):
+        expected = type(default)
+        if not isinstance(value, expected) or (expected is not bool and isinstance(value, bool)):
+            raise TypeError(f"The parameter '{key}' must be {expected}, but got {type(value)}")
+    if key == "max_call_depth" and value <= 0:
+        raise ValueError(f"For 'context.set_context', the argument 'max_call_depth' must be greater than 0, "
+                         f"but got {value}.")
+    if key == "runtime_num_threads" and value < 0:
+        raise ValueError("The num of thread must bigger than or equal to 0.")
+    return value
 
 
 def _check_jit_config(config):
@@ -87,9 +130,15 @@ def _check_jit_config(config):
 
 
 def get_context(attr_key):
-    """The value of one setting; KeyError-free: unknown keys raise ValueError."""
+    """The value of one setting (MindSpore's value until ``set_context`` changes it); unknown keys raise ValueError.
+
+    >>> import cellkit as ms
+    >>> ms.get_context("max_call_depth")
+    1000
+    """
     if not isinstance(attr_key, str):
         raise TypeError(f"get_context: 'attr_key' must be a str, but got {type(attr_key).__name__}")
-    if attr_key not in _settings:
-        raise ValueError(f"get_context: unknown setting {attr_key!r}; known: {sorted(_settings)}")
+    if attr_key not in _settings or attr_key.startswith("_"):
+        raise ValueError(f"For 'context.get_context', the argument {_shown(attr_key)} is not recognized! For detailed "
+                         "usage of 'get_context', please refer to the Mindspore official website.")
     return _settings[attr_key]

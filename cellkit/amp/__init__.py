@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod  # noqa: F401
 
 from ..graph import jit, jit_class, mutable  # noqa: F401
 from ..ops import constexpr  # noqa: F401
+from ..ms_context import MSContext  # noqa: F401  (MindSpore's context object; in mindspore.amp's namespace)
 from ..parameter import Parameter  # noqa: F401
 from ..tensor import Tensor  # noqa: F401
 from ..train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
