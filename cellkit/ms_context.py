@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from . import backend as _backend
 from . import context as _context
-from . import hal as _hal
 from .context_params import DEFAULTS, ms_ctx_param
 
 __all__ = ["MSContext"]
@@ -109,7 +108,11 @@ class MSContext:
         if device == "CPU":
             return True
         if device == "GPU":
-            return _hal.is_available("GPU")
+            try:
+                _backend._make_cupy()  # the same probe set_context(device_target="GPU") runs
+            except _backend.BackendUnavailable:
+                return False
+            return True
         return False
 
     def is_ascend_plugin_loaded(self):

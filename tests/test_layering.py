@@ -15,7 +15,8 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "cellkit"
 RANKS = [  # (module prefix, layer); the longest matching prefix decides
     ("cellkit.backend", 0), ("cellkit.buffer_cache", 0), ("cellkit.dtype", 0), ("cellkit.seed", 0),
     ("cellkit.jit_config", 0), ("cellkit.hook_handles", 0), ("cellkit.observers", 0), ("cellkit.batching", 0),
-    ("cellkit.context", 1),
+    ("cellkit.context_params", 0),
+    ("cellkit.context", 1), ("cellkit.ms_context", 1),
     ("cellkit.tensor", 2),
     ("cellkit.parameter", 3), ("cellkit.common", 3), ("cellkit.autograd", 3),
     ("cellkit.transforms", 4), ("cellkit.recompute", 4), ("cellkit.offload", 4), ("cellkit.jacobians", 4), ("cellkit.tape_gate", 4),
