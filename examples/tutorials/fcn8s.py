@@ -22,18 +22,18 @@ and resizes; ``np.pad`` pads.
 
 Shrunk: 56x48 images cropped to 64x64 instead of 512x512, 24 training and 8 validation images,
 batches of 4, channel widths 4/8/16/32/32 and 64 for conv6/conv7 instead of 64/128/256/512/512 and
-4096, two epochs.  The "pretrained" VGG-16 weights are fixed NumPy values written to a checkpoint
-here (nothing is downloaded), the score layers start from fixed NumPy values too and the
-upsampling layers from bilinear kernels (as the tutorial's text describes), so both frameworks start
-from the same weights.  Before the tutorial's augmented, shuffled training (whose numbers depend on
-the seed, so only their words are compared), one epoch of ``Model.train`` runs on an unaugmented,
-unshuffled pipeline (scale 1, the crop at the corner, no flip) and its losses and metrics are
-compared with MindSpore's number by number, at a learning rate of 0.002: at the tutorial's rate
-the two frameworks' float32 rounding grows chaotically within a few steps (measured against a
-float64 run of the first step's gradients, MindSpore 2.10's CPU kernels are about ten times further
-off than cellkit's, 9e-5 against 8e-6).  The tutorial evaluates the checkpoint it downloads; here the
-checkpoint saved by the training is evaluated, and the tutorial's plots are printed as shapes and
-counts.
+4096, two epochs instead of one, a checkpoint every 3 steps instead of 10. The "pretrained" VGG-16
+weights are fixed NumPy values written to a checkpoint here (nothing is downloaded), the score
+layers start from fixed NumPy values too and the upsampling layers from bilinear kernels (as the
+tutorial's text describes), so both frameworks start from the same weights. Before the tutorial's
+augmented, shuffled training (whose numbers depend on the seed, so only their words are compared),
+one epoch of ``Model.train`` runs on an unaugmented, unshuffled pipeline (scale 1, the crop at the
+corner, no flip) and its losses and metrics are compared with MindSpore's number by number, at a
+learning rate of 0.002: at the tutorial's rate the two frameworks' float32 rounding grows
+chaotically within a few steps (measured against a float64 run of the first step's gradients,
+MindSpore 2.10's CPU kernels are about ten times further off than cellkit's, 9e-5 against 8e-6). The
+tutorial evaluates the checkpoint it downloads; here the checkpoint saved by the training is
+evaluated, and the tutorial's plots are printed as shapes and counts.
 
 Where MindSpore 2.10 refuses the tutorial's step on CPU: ``Model`` does not take a
 ``DynamicLossScaleManager`` there ("Only loss_scale_manager=None or FixedLossScaleManager(
@@ -420,4 +420,5 @@ net.set_train(False)
 show_data = next(dataset_eval.create_dict_iterator())
 res = net(show_data["data"]).asnumpy().argmax(axis=1)
 mask_images = show_data["label"].asnumpy().reshape([train_batch_size, crop_size, crop_size])
-print(res.shape, f"{len(np.unique(res))} classes predicted, {len(np.unique(mask_images[mask_images != 255]))} in the masks")
+in_masks = np.unique(mask_images[mask_images != 255])
+print(res.shape, f"{len(np.unique(res))} classes predicted, {len(in_masks)} in the masks")
