@@ -18,7 +18,13 @@
   short reviews as in the IMDB archive, and ``root/glove.6B.zip`` holding ``glove.6B.100d.txt``
   (one word and its 100 numbers a line) for the words used.
 
-Only NumPy (and Pillow for ``image_folder``) is used: the same files serve cellkit and MindSpore (``tools/record_tutorials.py``).
+- ``voc_segmentation(root)``: ``root/VOCdevkit/VOC2012`` laid out as PASCAL VOC 2012's segmentation
+  part: ``JPEGImages/<id>.jpg``, ``SegmentationClass/<id>.png`` (palette PNGs whose pixel values are
+  class indices, 255 on object borders as in VOC) and ``ImageSets/Segmentation/{train,val}.txt``
+  (one image id a line).  Each image holds a few coloured rectangles and discs of VOC classes on a
+  noisy background; the mask marks them.
+
+Only NumPy (and Pillow for ``image_folder`` and ``voc_segmentation``) is used: the same files serve cellkit and MindSpore (``tools/record_tutorials.py``).
 
     python examples/tutorials/make_data.py   # writes ./MNIST_Data
 """
@@ -204,6 +210,69 @@ def imdb(root=".", per_label=24, seed=3):
     with zipfile.ZipFile(glove_path, "w") as archive:
         archive.writestr("glove.6B.100d.txt", "\n".join(lines) + "\n")
     return tar_path, glove_path
+
+
+def _voc_palette():
+    """PASCAL VOC's colour map: class k's colour spreads the bits of k over the high bits of R, G, B."""
+    palette = np.zeros((256, 3), np.uint8)
+    for k in range(256):
+        value, r, g, b = k, 0, 0, 0
+        for shift in range(7, -1, -1):
+            r |= (value & 1) << shift
+            g |= ((value >> 1) & 1) << shift
+            b |= ((value >> 2) & 1) << shift
+            value >>= 3
+        palette[k] = r, g, b
+    return palette
+
+
+@_one_writer_at_a_time
+def voc_segmentation(root="VOCdevkit_tiny", train=24, val=8, size=(56, 48), classes=21, seed=9):
+    """Write ``root/VOCdevkit/VOC2012`` with VOC 2012's segmentation layout (skipped if already there).
+
+    ``train`` + ``val`` images of ``size`` (width, height) and their palette masks; the ids are
+    ``2007_<n>`` as in VOC, listed in ``ImageSets/Segmentation/train.txt`` and ``val.txt``.
+    """
+    from PIL import Image
+
+    voc = os.path.join(root, "VOCdevkit", "VOC2012")
+    lists = os.path.join(voc, "ImageSets", "Segmentation")
+    if os.path.exists(os.path.join(lists, "val.txt")):
+        return voc
+    for folder in ("JPEGImages", "SegmentationClass", lists):
+        os.makedirs(folder if folder == lists else os.path.join(voc, folder), exist_ok=True)
+    rng = np.random.default_rng(seed)
+    palette = _voc_palette()
+    width, height = size
+    yy, xx = np.mgrid[0:height, 0:width]
+    ids = [f"2007_{n:06d}" for n in range(train + val)]
+    for image_id in ids:
+        image = rng.uniform(0, 0.25, (height, width, 3)).astype(np.float32)
+        mask = np.zeros((height, width), np.uint8)
+        for _ in range(int(rng.integers(1, 4))):
+            label = int(rng.integers(1, classes))
+            cy, cx = rng.uniform(0.2, 0.8) * height, rng.uniform(0.2, 0.8) * width
+            ry, rx = rng.uniform(0.12, 0.3) * height, rng.uniform(0.12, 0.3) * width
+            if rng.uniform() < 0.5:
+                shape = (np.abs(yy - cy) < ry) & (np.abs(xx - cx) < rx)
+            else:
+                shape = ((yy - cy) / ry) ** 2 + ((xx - cx) / rx) ** 2 < 1
+            mask[shape] = label
+            image[shape] = 0.3 + 0.7 * palette[label] / 255.0 * rng.uniform(0.8, 1.0)
+        # VOC marks the outline of every object "void" (255): pixels next to another class
+        edge = np.zeros_like(mask, dtype=bool)
+        edge[1:, :] |= mask[1:, :] != mask[:-1, :]
+        edge[:, 1:] |= mask[:, 1:] != mask[:, :-1]
+        mask[edge] = 255
+        pixels = (np.clip(image + rng.normal(0, 0.03, image.shape), 0, 1) * 255).astype(np.uint8)
+        Image.fromarray(pixels).save(os.path.join(voc, "JPEGImages", image_id + ".jpg"), quality=95)
+        png = Image.fromarray(mask, mode="P")
+        png.putpalette(palette.reshape(-1).tolist())
+        png.save(os.path.join(voc, "SegmentationClass", image_id + ".png"))
+    for name, part in (("train", ids[:train]), ("val", ids[train:])):
+        with open(os.path.join(lists, name + ".txt"), "w") as f:
+            f.write("\n".join(part) + "\n")
+    return voc
 
 
 if __name__ == "__main__":
