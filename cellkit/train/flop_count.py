@@ -62,27 +62,16 @@ class FlopCount:
 
 
 # -- which ops are products, and of which two operands ---------------------------------------------------------
-# op name -> (first operand, second operand): the two factors whose gradients are products too.
-_PRODUCTS = {
-    "dense": ("input", "weight"),
-    "matmul": ("input", "other"),
-    "mm": ("input", "mat2"),
-    "bmm": ("input", "mat2"),
-    "batch_matmul": ("x", "y"),
-    "MatMul": ("x", "y"),
-    "BatchMatMul": ("x", "y"),
-    "addmm": ("mat1", "mat2"),
-    "baddbmm": ("batch1", "batch2"),
-    "tensor_dot": ("x1", "x2"),
-    "conv1d": ("input", "weight"),
-    "conv2d": ("input", "weight"),
-    "Conv2D": ("x", "weight"),
-}
-_CONVOLUTIONS = {"conv1d", "conv2d", "Conv2D"}
+# The ops counted.  Their two factors are the first two Tensors they are called with (a Primitive's node
+# holds the Primitive first, which is no Tensor); ``addmm`` / ``baddbmm`` add their first Tensor to the product.
+_PRODUCTS = frozenset({"dense", "matmul", "mm", "bmm", "batch_matmul", "MatMul", "BatchMatMul", "addmm", "baddbmm",
+                       "tensor_dot", "conv1d", "conv2d", "Conv2D"})
+_ADDED_FIRST = frozenset({"addmm", "baddbmm"})
+_CONVOLUTIONS = frozenset({"conv1d", "conv2d", "Conv2D"})
 
 
 def _argument(node, name):
-    """The value ``node`` was called with for parameter ``name`` (a Ref for a Tensor), or None."""
+    """The value ``node`` was called with for parameter ``name``, or None."""
     if name in node.arg_names:
         position = node.arg_names.index(name)
         if position < len(node.args):
@@ -90,16 +79,16 @@ def _argument(node, name):
     return node.kwargs.get(name)
 
 
-def _shape(value):
-    spec = getattr(value, "spec", None)
-    return None if spec is None else spec.shape
+def _factors(node):
+    """The two Tensor operands (Refs) of a counted product, or None."""
+    tensors = [v for v in list(node.args) + list(node.kwargs.values()) if getattr(v, "spec", None) is not None]
+    if node.op in _ADDED_FIRST:
+        tensors = tensors[1:]
+    return tensors[:2] if len(tensors) >= 2 else None
 
 
-def _contracted_length(node, first, second, out_shape):
+def _contracted_length(node, a, b, out_shape):
     """``K``: how many products are summed into one output element."""
-    a, b = _shape(_argument(node, first)), _shape(_argument(node, second))
-    if a is None or b is None:
-        return 0
     if node.op in _CONVOLUTIONS:
         return math.prod(b[1:])  # weight: (out_channels, in_channels / groups, *kernel)
     if node.op == "dense":
@@ -122,12 +111,13 @@ def node_flops(node):
     >>> node_flops(graph.nodes[0])  # 2 * (4 * 2 outputs) * 3 products each
     48
     """
-    operands = _PRODUCTS.get(node.op)
     specs = node.output_specs()
-    if operands is None or len(specs) != 1:
+    factors = _factors(node) if node.op in _PRODUCTS else None
+    if factors is None or len(specs) != 1:
         return 0
     out_shape = specs[0].shape
-    return 2 * math.prod(out_shape) * _contracted_length(node, *operands, out_shape)
+    a, b = (f.spec.shape for f in factors)
+    return 2 * math.prod(out_shape) * _contracted_length(node, a, b, out_shape)
 
 
 # -- which values need a gradient -------------------------------------------------------------------------------
@@ -162,8 +152,8 @@ _READS_OUTPUT = frozenset({"relu", "relu6", "sigmoid", "tanh", "softmax", "log_s
 
 def _read_by_backward(node, needs):
     """The refs ``node``'s backward reads (it runs only if the node's output needs a gradient)."""
-    if node.op in _PRODUCTS:
-        first, second = (_argument(node, n) for n in _PRODUCTS[node.op])
+    if node.op in _PRODUCTS and _factors(node) is not None:
+        first, second = _factors(node)
         read = []
         if needs(second):
             read.append(first)  # dB = A.T @ dY reads A
@@ -219,7 +209,7 @@ def count_flops(graph, weights=(), backward=True):
             continue
         forward += flops
         if backward and needs(NodeOutput(node, (), None)):
-            gradients += flops * sum(1 for name in _PRODUCTS[node.op] if needs(_argument(node, name)))
+            gradients += flops * sum(1 for factor in _factors(node) if needs(factor))
     extra = 0
     if backward:
         for step in plan_steps(graph):
