@@ -389,3 +389,21 @@ def constructor_defaults_and_bad_arguments(ms, ops, nn, np):
         except (TypeError, ValueError) as exc:
             seen.append(f"{type(exc).__name__}: {exc}")
     return seen
+
+
+@case
+def batchnorm_dropout_and_mixed_precision(ms, ops, nn, np):
+    """Normalisation, dropout and float16 (amp_level O2, with its loss-scaling step) change no FLOP count."""
+    net = nn.SequentialCell([nn.Dense(10, 7), nn.BatchNorm1d(7), nn.ReLU(), nn.Dropout(p=0.3), nn.Dense(7, 5)])
+    data = _data(ms, np, (10,))
+    model = ms.train.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                           nn.Momentum(net.trainable_params(), 0.01, 0.9), amp_level="O2",
+                           loss_scale_manager=ms.FixedLossScaleManager(1024.0, drop_overflow_update=False))
+    buf = io.StringIO()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with contextlib.redirect_stdout(buf):
+            model.train(1, data, callbacks=[ms.train.FlopsUtilizationCollector(2)], dataset_sink_mode=False)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    return _mask(buf.getvalue())
