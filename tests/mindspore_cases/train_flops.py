@@ -407,3 +407,47 @@ def batchnorm_dropout_and_mixed_precision(ms, ops, nn, np):
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     return _mask(buf.getvalue())
+
+
+@case
+def recompute_reruns_what_backward_reads(ms, ops, nn, np):
+    """Recomputed blocks: a Sigmoid / Tanh / Softmax gradient reads its output, GELU / Mul / LayerNorm their input."""
+
+    class Square(nn.Cell):
+        def construct(self, x):
+            return ops.mul(x, x)
+
+    class Attention(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.q, self.k, self.v = nn.Dense(12, 12), nn.Dense(12, 12), nn.Dense(12, 12)
+            self.scores = ops.BatchMatMul(transpose_b=True)
+            self.mix = ops.BatchMatMul()
+            self.softmax = nn.Softmax()
+
+        def construct(self, x):
+            q, k, v = (layer(x).reshape(-1, 4, 3) for layer in (self.q, self.k, self.v))
+            return self.mix(self.softmax(self.scores(q, k)), v).reshape(-1, 12)
+
+    blocks = {
+        "sigmoid": [nn.Dense(7, 7), nn.Sigmoid(), nn.Dense(7, 7)],
+        "gelu_last": [nn.Dense(7, 7), nn.GELU()],
+        "softmax_last": [nn.Dense(7, 7), nn.Softmax()],
+        "tanh_last": [nn.Dense(7, 7), nn.Tanh()],
+        "square_last": [nn.Dense(7, 7), Square()],
+        "layernorm": [nn.Dense(7, 7), nn.LayerNorm((7,)), nn.Dense(7, 7)],
+        "dropout": [nn.Dense(7, 7), nn.Dropout(p=0.2), nn.Dense(7, 7)],
+    }
+    printed = {}
+    for name, layers in blocks.items():
+        block = nn.SequentialCell(layers)
+        block.recompute()
+        printed[name] = _train(ms, nn, np, nn.SequentialCell([nn.Dense(10, 7), block, nn.Dense(7, 5)]), (10,))
+    attention = Attention()
+    attention.recompute()
+    printed["attention"] = _train(ms, nn, np, nn.SequentialCell([attention, nn.Dense(12, 5)]), (12,))
+    convs = nn.SequentialCell([nn.Conv2d(3, 4, 3), nn.ReLU(), nn.Conv2d(4, 4, 3, stride=2)])
+    convs.recompute()
+    printed["conv"] = _train(ms, nn, np, nn.SequentialCell([nn.Conv2d(3, 3, 1), convs, nn.Flatten(), nn.Dense(64, 5)]),
+                             (3, 8, 8))
+    return printed
