@@ -122,7 +122,7 @@ def node_flops(node):
 
 # -- which values need a gradient -------------------------------------------------------------------------------
 def _needs_gradient(graph, weights):
-    """``{id(node)}`` of the nodes whose output depends on a trained weight (and is a float)."""
+    """``needs(ref)``: whether a value depends on a trained weight (and is a float), so backward reaches it."""
     trained = {id(w) for w in weights}
     needing = set()
 

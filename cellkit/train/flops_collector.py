@@ -142,7 +142,7 @@ class FlopsUtilizationCollector(Callback):
         # MindSpore 2.10 prints at the steps that are *not* multiples of data_size (never, for data_size=1);
         # cellkit prints at the first step and every data_size steps after it, as MindSpore documents.
         if self.verbose and (cb_params.cur_step_num - 1) % self.data_size == 0:
-            per_second = 1000 / step_ms / self.computility if step_ms > 0 else math.inf
+            per_second = 1000 / max(step_ms, 1e-6) / self.computility  # a clock that did not move: 1 ns
             print(f"{cb_params.mode.title()} per step time: {step_ms:5.3f} ms"
                   f" mfu:{_floored_percent(self.model_flops * per_second)}"
                   f" hfu:{_floored_percent(self.hardware_flops * per_second)}", flush=True)
