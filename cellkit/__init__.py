@@ -126,3 +126,5 @@ __all__ = [
 __all__ += ["jit_class", "mutable", "export", "load"]  # issue 17: graph mode
 __all__ += list(_metrics.__all__)  # the metrics, as at MindSpore's top level
 __all__ += ["STRICT", "COMPATIBLE", "LAX"]  # issue 17: jit_syntax_level values (tutorials)
+from .train import FlopsUtilizationCollector  # noqa: E402  (issue 17: ms.FlopsUtilizationCollector)
+__all__ += ["FlopsUtilizationCollector"]

@@ -15,6 +15,7 @@ from .metrics import get_metrics
 from . import metrics as _metrics
 from .model import Model
 from .monitor_callbacks import EarlyStopping, LearningRateScheduler, ReduceLROnPlateau
+from .flops_collector import FlopsUtilizationCollector  # noqa: E402  (issue 17: MFU / HFU)
 from ..serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load_checkpoint,  # noqa: E402
                              load_checkpoint_async, load_param_into_net, merge_sliced_parameter, safetensors_to_ckpt,
                              save_checkpoint)
@@ -29,3 +30,4 @@ __all__ = [
     "load_param_into_net", "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async",
     "merge_sliced_parameter", "async_ckpt_thread_status", "build_train_network", "DatasetHelper", "export", "load",
 ] + list(_metrics.__all__)
+__all__ += ["FlopsUtilizationCollector"]  # issue 17: MFU / HFU

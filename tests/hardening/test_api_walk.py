@@ -1263,6 +1263,8 @@ BUILD.update({
     "nn.GraphCell": lambda: nn.GraphCell(ms.load(_exported_path())),
     "ops.Custom": lambda: ops.Custom(lambda a: a * 2, lambda s: s, lambda t: t),
 })
+# -- issue 17, train (FlopsUtilizationCollector): a valid constructor example
+EXAMPLES.update({"ms.FlopsUtilizationCollector": {"data_size": lambda: 2}})
 
 
 # -- enumerating the surface ----------------------------------------------------------------------------------
