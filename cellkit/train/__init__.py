@@ -29,3 +29,7 @@ __all__ = [
     "load_param_into_net", "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async",
     "merge_sliced_parameter", "async_ckpt_thread_status", "build_train_network", "DatasetHelper", "export", "load",
 ] + list(_metrics.__all__)
+
+# issue 17, summary files (MindInsight's format): SummaryRecord, SummaryCollector
+from .summary import SummaryCollector, SummaryRecord  # noqa: E402
+__all__ += ["SummaryRecord", "SummaryCollector"]
