@@ -1264,6 +1264,12 @@ BUILD.update({
     "ops.Custom": lambda: ops.Custom(lambda a: a * 2, lambda s: s, lambda t: t),
 })
 
+# issue 17, summary files (train: SummaryRecord / SummaryCollector): a folder to write into.
+EXAMPLES.update({
+    "ms.SummaryRecord": {"log_dir": lambda: os.path.join(TMP, "summary")},
+    "ms.SummaryCollector": {"summary_dir": lambda: os.path.join(TMP, "summary")},
+})
+
 
 # -- enumerating the surface ----------------------------------------------------------------------------------
 def _call_params(fn):

@@ -122,7 +122,7 @@ class SummaryCollector(Callback):
                  keep_default_action=True, custom_lineage_data=None, collect_tensor_freq=None, max_file_size=None,
                  export_options=None):
         super().__init__()
-        self._summary_dir = make_directory(summary_dir, "summary_dir")
+        self._summary_dir = make_directory(summary_dir, "summary_dir", "SummaryCollector")
         self._record = None
         self._check_positive("collect_freq", collect_freq)
         self._collect_freq = collect_freq
@@ -161,7 +161,7 @@ class SummaryCollector(Callback):
         _train_utils_type_check(name, value, (int,))
         if value <= 0:
             raise ValueError(f'For "{self.__class__.__name__}", the value of `{name}` should be greater than 0, '
-                             f'but got `{value}`.')
+                             f'but got `{value}`.')  # the value is in MindSpore's message already
 
     def _process_specified_data(self, specified, keep_default):
         _train_utils_type_check("collect_specified_data", specified, (dict, type(None)))

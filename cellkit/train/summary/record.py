@@ -7,6 +7,7 @@ import os
 import re
 import threading
 import time
+import weakref
 from collections import defaultdict
 from urllib.parse import quote
 
@@ -31,6 +32,14 @@ _EXPORT_FORMATS = {"tensor_format": {"npy", None}}
 _NAME_PATTERN = r"^\w+[0-9a-zA-Z\_\.]*$"
 _MAX_PATH = 4096
 _instance_lock = threading.Lock()
+_OPEN_RECORDS = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_records():
+    """Close what is still open when Python exits (MindSpore registers each record's close the same way)."""
+    for record in list(_OPEN_RECORDS):
+        record.close()
 
 
 class _NameNotString(ValueError, TypeError):
@@ -38,32 +47,44 @@ class _NameNotString(ValueError, TypeError):
     this error is both, so code written for either catches it."""
 
 
+def given(value):
+    """`` (given: <type> <short repr>)``: what MindSpore's messages leave out, appended to them."""
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return f" (given: {type(value).__name__} {text})"
+
+
 def _type_check(name, value, types):
     """MindSpore's ``mindspore._checkparam.check_value_type`` (bool is not an int here)."""
     if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
         names = [t.__name__ for t in types]
         expected = f"one of '{names}'" if len(names) > 1 else f"'{names[0]}'"
-        raise TypeError(f"The type of '{name}' should be {expected}, but got type '{type(value).__name__}'.")
+        raise TypeError(f"The type of '{name}' should be {expected}, but got type '{type(value).__name__}'."
+                        + given(value))
 
 
 def _train_utils_type_check(name, value, types):
     """MindSpore's ``mindspore.train._utils.check_value_type`` (a different message from the one above)."""
     if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
         raise TypeError(f"For `{name}` the type should be a valid type of {[t.__name__ for t in types]}, "
-                        f"but got {type(value).__name__}.")
+                        f"but got {type(value).__name__}." + given(value))
 
 
-def _check_name(text):
+def _check_name(text, name):
     if re.match(_NAME_PATTERN, text, re.ASCII) is None:
-        raise ValueError(f"The '{text}' is illegal, it must be match regular'{_NAME_PATTERN}' by flags'{re.ASCII}.'")
+        raise ValueError(f"The '{text}' is illegal, it must be match regular'{_NAME_PATTERN}' by flags'{re.ASCII}.'"
+                         f" (For 'SummaryRecord', '{name}' given: {text!r})")
 
 
-def make_directory(path, arg_name):
-    """Create ``path`` if needed and return it absolute (MindSpore's checks and messages)."""
+def make_directory(path, arg_name, owner="SummaryRecord"):
+    """Create ``path`` if needed and return it absolute (MindSpore's checks and messages, plus what was given)."""
     if not isinstance(path, str):
-        raise TypeError(f"The {arg_name} is invalid, the type should be string.")
+        raise TypeError(f"The {arg_name} is invalid, the type should be string. (For '{owner}', '{arg_name}'"
+                        f"{given(path)})")
     if path.strip() == "":
-        raise ValueError(f"The {arg_name} is invalid, it should be non-blank.")
+        raise ValueError(f"The {arg_name} is invalid, it should be non-blank. (For '{owner}', '{arg_name}'"
+                         f"{given(path)})")
     path = os.path.realpath(path)
     if len(path) > _MAX_PATH:
         raise ValueError(f"The {arg_name} length is too long, it should be limited in {_MAX_PATH}.")
@@ -83,9 +104,12 @@ def check_export_options(export_options):
     if export_options is None:
         return None
     _train_utils_type_check("export_options", export_options, (dict, type(None)))
-    for option, value in export_options.items():
-        _train_utils_type_check("export_option", option, (str,))
-        _train_utils_type_check("export_format", value, (str, type(None)))
+    try:
+        for option, value in export_options.items():
+            _train_utils_type_check("export_option", option, (str,))
+            _train_utils_type_check("export_format", value, (str, type(None)))
+    except TypeError as exc:
+        raise TypeError(f"{exc} in 'export_options' {export_options!r}") from None
     unexpected = set(export_options) - set(_EXPORT_FORMATS)
     if unexpected:
         raise ValueError(f'For "SummaryRecord", the keys {unexpected} of "export_options" are unsupported, '
@@ -232,12 +256,15 @@ class SummaryRecord:
         log_path = make_directory(self.base_log_dir, "log_dir")
         if not isinstance(self.max_file_size, (int, type(None))):
             raise TypeError(f"For 'SummaryRecord', the 'max_file_size' should be int type, "
-                            f"but got type {type(self.max_file_size)}")
+                            f"but got type {type(self.max_file_size)}" + given(self.max_file_size))
         if not isinstance(self.file_prefix, str) or not isinstance(self.file_suffix, str):
+            # MindSpore always shows the prefix's type; the one that is wrong is shown here.
+            name, bad = (("file_prefix", self.file_prefix) if not isinstance(self.file_prefix, str)
+                         else ("file_suffix", self.file_suffix))
             raise TypeError(f"For 'SummaryRecord', `file_prefix` and `file_suffix`  should be str, "
-                            f"but got type {type(self.file_prefix)}")
-        _check_name(self.file_prefix)
-        _check_name(self.file_suffix)
+                            f"but got type {type(bad)} ('{name}'{given(bad)})")
+        _check_name(self.file_prefix, "file_prefix")
+        _check_name(self.file_suffix, "file_suffix")
         if self.max_file_size is not None and self.max_file_size < 0:
             _log.warning("For 'SummaryRecord', the 'max_file_size' should be greater than 0. but got value %s.",
                          self.max_file_size)
@@ -256,7 +283,7 @@ class SummaryRecord:
                                        max_file_size=self.max_file_size),
             "lineage": EventFileWriter(lineage_path, max_file_size=self.max_file_size),
         }
-        atexit.register(self.close)
+        _OPEN_RECORDS.add(self)
 
     # ------------------------------------------------------------------ context manager
     def __enter__(self):
@@ -412,11 +439,20 @@ class SummaryRecord:
     def close(self):
         """Flush and close the files (they become read-only) and let a new SummaryRecord open."""
         if not self._closed:
-            atexit.unregister(self.close)
+            _OPEN_RECORDS.discard(self)
             for writer in self._writers.values():
                 writer.close()
             self._closed = True
         self._release_count()
+
+    def __del__(self):
+        # A record nobody holds any more is closed, and frees the one-record slot.  (MindSpore's atexit hook keeps
+        # every record alive, so a notebook cell re-run without close() can never open one again; here it can.)
+        if getattr(self, "_counted", False) or not getattr(self, "_closed", True):
+            try:
+                self.close()
+            except Exception:  # noqa: BLE001 -- never raise from a finalizer
+                pass
 
     # ------------------------------------------------------------------ helpers
     def _release_count(self):
