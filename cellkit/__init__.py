@@ -128,5 +128,5 @@ __all__ += list(_metrics.__all__)  # the metrics, as at MindSpore's top level
 __all__ += ["STRICT", "COMPATIBLE", "LAX"]  # issue 17: jit_syntax_level values (tutorials)
 
 # issue 17, summary files: ms.SummaryRecord / ms.SummaryCollector (MindSpore has them at the top level too)
-from .train.summary import SummaryCollector, SummaryRecord  # noqa: E402
-__all__ += ["SummaryRecord", "SummaryCollector"]
+from .train.summary import SummaryCollector, SummaryLandscape, SummaryRecord  # noqa: E402
+__all__ += ["SummaryRecord", "SummaryCollector", "SummaryLandscape"]

@@ -13,6 +13,7 @@ names (the real names carry the time, the device and the host):
 - ``collect_MS`` / ``collect_lineage``: ``SummaryCollector`` over a 2-epoch ``Model.train``;
   ``collect_eval_lineage``: over ``Model.eval``; ``collect_landscape.json``: its landscape files;
 - ``specified_MS``: ``collect_specified_data`` with ``keep_default_action=False``;
+- ``landscape_MS``: ``SummaryLandscape``'s PCA and random landscapes after a 3-epoch training;
 - ``frame.bin``: MindSpore's C++ writer framing fixed bytes;
 - ``expected.json``: the file-name patterns, the eval metrics, the exception type and message of every
   error case.
@@ -83,6 +84,9 @@ def main():
         scenarios.collect_specified(ms, ds, os.path.join(work, "specified"))
         _copy(os.path.join(work, "specified", "*_MS"), "specified_MS")
         expected["names"]["specified_files"] = sorted(os.listdir(os.path.join(work, "specified")))
+
+        scenarios.landscape(ms, ds, os.path.join(work, "landscape"))
+        _copy(os.path.join(work, "landscape", "landscape", "*_MS"), "landscape_MS")
 
         frame_path = os.path.join(work, "frame.bin")
         writer = EventWriter_(frame_path)

@@ -1268,6 +1268,7 @@ BUILD.update({
 EXAMPLES.update({
     "ms.SummaryRecord": {"log_dir": lambda: os.path.join(TMP, "summary")},
     "ms.SummaryCollector": {"summary_dir": lambda: os.path.join(TMP, "summary")},
+    "ms.SummaryLandscape": {"summary_dir": lambda: os.path.join(TMP, "summary")},
 })
 
 

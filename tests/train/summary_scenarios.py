@@ -204,5 +204,44 @@ def error_cases(ms, folder):
         ("landscape_key", lambda: ms.train.SummaryCollector(
             folder, collect_specified_data={"collect_landscape": {"size": 3, "intervals": [[1, 2, 3]]}})),
         ("summary_dir_int", lambda: ms.train.SummaryCollector(5)),
+        ("landscape_no_metadata", lambda: ms.train.SummaryLandscape(folder + "/empty")
+         .gen_landscapes_with_multi_process(lambda: None, device_ids=[0])),
+        ("landscape_device_ids_str", lambda: ms.train.SummaryLandscape(folder + "/empty")
+         .gen_landscapes_with_multi_process(lambda: None, device_ids="0")),
+        ("landscape_device_id_8", lambda: ms.train.SummaryLandscape(folder + "/empty")
+         .gen_landscapes_with_multi_process(lambda: None, device_ids=[8])),
+        ("landscape_device_id_float", lambda: ms.train.SummaryLandscape(folder + "/empty")
+         .gen_landscapes_with_multi_process(lambda: None, device_ids=[1.0])),
+        ("landscape_collect_key", lambda: ms.train.SummaryLandscape(folder + "/empty")
+         .gen_landscapes_with_multi_process(lambda: None, collect_landscape={"size": 3}, device_ids=[0])),
+        ("landscape_collect_size", lambda: ms.train.SummaryLandscape(folder + "/empty")
+         .gen_landscapes_with_multi_process(lambda: None, collect_landscape={"landscape_size": 300},
+                                            device_ids=[0])),
+        ("landscape_collect_no_metadata", lambda: ms.train.SummaryLandscape(folder + "/empty")
+         .gen_landscapes_with_multi_process(lambda: None, collect_landscape={"landscape_size": 5}, device_ids=[0])),
     ]
     return cases
+
+
+def landscape(ms, dataset_module, folder):
+    """SummaryCollector saving landscape checkpoints over 3 epochs, then SummaryLandscape's PCA and random
+    landscapes (NumPy's global generator seeded for the random directions)."""
+    model, columns = _model(ms, image_input=False)
+    data = dataset_module.NumpySlicesDataset(columns, shuffle=False).batch(4)
+    settings = {"landscape_size": 4, "unit": "step", "num_samples": 8,
+                "create_landscape": {"train": True, "result": True}, "intervals": [[1, 2, 3, 4], [3, 4, 5, 6]]}
+    collector = ms.train.SummaryCollector(folder, collect_freq=100, keep_default_action=False,
+                                          collect_specified_data={"collect_landscape": settings})
+    model.train(3, data, callbacks=[collector], dataset_sink_mode=False)
+
+    def callback_fn():
+        fresh, _ = _model(ms, image_input=False)
+        net = fresh.predict_network
+        eval_model = ms.train.Model(net, ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                                    metrics={"Loss": ms.train.Loss()})
+        eval_data = dataset_module.NumpySlicesDataset(columns, shuffle=False).batch(4)  # a pipeline of its own
+        return eval_model, net, eval_data, {"Loss": ms.train.Loss()}
+
+    np.random.seed(0)
+    ms.train.SummaryLandscape(folder).gen_landscapes_with_multi_process(
+        callback_fn, device_ids=[0], output=folder + "/landscape")

@@ -222,3 +222,15 @@ def test_summary_errors_match_mindspore(label, tmp_path):
     message = str(error).replace(str(tmp_path), "<work>")
     # MindSpore's words, then (where MindSpore does not say it) what was given: "... (given: int 3)".
     assert message.startswith(expected["message"]), (message, expected["message"])
+
+
+def test_summary_landscape_matches_mindspore(tmp_path, capsys):
+    """SummaryLandscape after a 3-epoch training: two PCA landscapes (one per interval) and a random one
+    (NumPy's generator seeded as in the recording), equal to MindSpore's to float32 rounding."""
+    scenarios.landscape(ms, ds, str(tmp_path))
+    assert "Drawing landscape total progress: 4/4." in capsys.readouterr().out
+    mine = read_events(only(tmp_path / "landscape", "*_MS"))
+    theirs = read_events(fixture("landscape_MS"))
+    assert [[v.tag for v in e.summary.value] for e in mine[1:]] == [
+        ["landscape_[1, 4]"], ["landscape_[3, 6]"], ["landscape_[6]"]]
+    assert_same_events(mine, theirs, rtol=1e-4, atol=1e-6)
