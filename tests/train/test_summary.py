@@ -213,3 +213,30 @@ def test_summary_collector_tensor_range():
     assert list(collector._get_tensor_collect_range(params, False)) == list(range(0, 601, 31))[:20]
     collector._collect_tensor_freq = 100
     assert list(collector._get_tensor_collect_range(params, False)) == list(range(0, 601, 100))
+
+
+@pytest.mark.xfail(reason="GRAPH_MODE replays a traced graph that drops Summary primitives (they return None): the "
+                          "tracer must keep them as effectful nodes -- cellkit/graph/registry.py + tracer.py, see the "
+                          "summary branch's report", strict=False)
+def test_summary_ops_in_graph_mode_report_every_step(tmp_path):
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.report = ms.ops.ScalarSummary()
+
+        def construct(self, x):
+            y = x * 2
+            self.report("ysum", y.sum())
+            return y
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = Net()
+        with SummaryRecord(str(tmp_path)) as record:
+            for i in range(3):
+                net(ms.Tensor(np.full((2,), float(i), np.float32)))
+                record.record(i + 1)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    values = [[v.scalar_value for v in e.summary.value] for e in read_events(record.log_dir)[1:]]
+    assert values == [[0.0], [4.0], [8.0]]
