@@ -240,3 +240,14 @@ def test_summary_ops_in_graph_mode_report_every_step(tmp_path):
         ms.set_context(mode=ms.PYNATIVE_MODE)
     values = [[v.scalar_value for v in e.summary.value] for e in read_events(record.log_dir)[1:]]
     assert values == [[0.0], [4.0], [8.0]]
+
+
+def test_summary_record_graph_plugin_writes_the_model_graph(tmp_path):
+    model = message_class("ModelProto")(ir_version=1, graph=b"\x0a\x03abc")
+    with SummaryRecord(str(tmp_path)) as record:
+        record.add_value("graph", "g", model.SerializeToString())
+        record.record(1)
+        with pytest.raises(TypeError, match="ModelProto"):
+            record.add_value("graph", "g", "not bytes")
+    graph_event = read_events(record.log_dir)[1]
+    assert graph_event.graph_def == b"\x0a\x03abc" and not graph_event.HasField("step")

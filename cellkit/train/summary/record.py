@@ -516,7 +516,7 @@ def _pack(pool, wall_time):
         for item in items:
             if plugin == "graph":
                 graph = message_class("ModelProto").FromString(item["value"]).graph
-                event = message_class("Event")(wall_time=time.time(), step=item["step"], graph_def=graph)
+                event = message_class("Event")(wall_time=time.time(), graph_def=graph)  # no step, as MindSpore
                 out.append(("summary", event.SerializeToString()))
             elif plugin in _LINEAGE_PLUGINS:
                 kind, field = _LINEAGE_PLUGINS[plugin]
