@@ -128,3 +128,7 @@ __all__ += list(_metrics.__all__)  # the metrics, as at MindSpore's top level
 __all__ += ["STRICT", "COMPATIBLE", "LAX"]  # issue 17: jit_syntax_level values (tutorials)
 from .train import FlopsUtilizationCollector  # noqa: E402  (issue 17: ms.FlopsUtilizationCollector)
 __all__ += ["FlopsUtilizationCollector"]
+
+# issue 17, summary files: ms.SummaryRecord / ms.SummaryCollector (MindSpore has them at the top level too)
+from .train.summary import SummaryCollector, SummaryLandscape, SummaryRecord  # noqa: E402
+__all__ += ["SummaryRecord", "SummaryCollector", "SummaryLandscape"]

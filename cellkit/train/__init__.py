@@ -31,3 +31,7 @@ __all__ = [
     "merge_sliced_parameter", "async_ckpt_thread_status", "build_train_network", "DatasetHelper", "export", "load",
 ] + list(_metrics.__all__)
 __all__ += ["FlopsUtilizationCollector"]  # issue 17: MFU / HFU
+
+# issue 17, summary files (MindInsight's format): SummaryRecord, SummaryCollector, SummaryLandscape
+from .summary import SummaryCollector, SummaryLandscape, SummaryRecord  # noqa: E402
+__all__ += ["SummaryRecord", "SummaryCollector", "SummaryLandscape"]

@@ -1266,6 +1266,13 @@ BUILD.update({
 # -- issue 17, train (FlopsUtilizationCollector): a valid constructor example
 EXAMPLES.update({"ms.FlopsUtilizationCollector": {"data_size": lambda: 2}})
 
+# issue 17, summary files (train: SummaryRecord / SummaryCollector): a folder to write into.
+EXAMPLES.update({
+    "ms.SummaryRecord": {"log_dir": lambda: os.path.join(TMP, "summary")},
+    "ms.SummaryCollector": {"summary_dir": lambda: os.path.join(TMP, "summary")},
+    "ms.SummaryLandscape": {"summary_dir": lambda: os.path.join(TMP, "summary")},
+})
+
 
 # -- enumerating the surface ----------------------------------------------------------------------------------
 def _call_params(fn):
