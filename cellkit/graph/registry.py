@@ -34,7 +34,8 @@ __all__ = ["OpInfo", "op_info", "bind_frame_locals", "is_transform_start"]
 
 # Ops that change state (never removed as dead code, never folded): in-place writes,
 # running-statistics updates, Parameter assignments.
-_EFFECTFUL = frozenset({"setitem", "batch_norm", "BatchNorm", "set_data", "Print"})
+_EFFECTFUL = frozenset({"setitem", "batch_norm", "BatchNorm", "set_data", "Print", "ScalarSummary", "TensorSummary",
+                        "ImageSummary", "HistogramSummary"})
 # Names outside cellkit.ops.random that draw random numbers.
 _RANDOM_NAMES = frozenset({"dropout", "Dropout"})
 # Functions of cellkit.ops that are not ops: gradient transforms and decorators.

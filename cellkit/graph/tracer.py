@@ -373,7 +373,8 @@ class Tracer:
     def _exit_soft(self, pending, output):
         unknown = [t for t in _tensors(output) if id(t._data) not in self.values]
         primitive = pending.target if pending.info.kind == "primitive" else None
-        if not unknown:
+        # (An op returning None with an effect -- a summary op -- is recorded whole below, or it would vanish.)
+        if not unknown and not (output is None and pending.info.effectful):
             # Explained by the ops it called: they are the nodes (they remember the Primitive).
             for node in self.nodes[pending.start:]:
                 if node.primitive is None:

@@ -215,9 +215,6 @@ def test_summary_collector_tensor_range():
     assert list(collector._get_tensor_collect_range(params, False)) == list(range(0, 601, 100))
 
 
-@pytest.mark.xfail(reason="GRAPH_MODE replays a traced graph that drops Summary primitives (they return None): the "
-                          "tracer must keep them as effectful nodes -- cellkit/graph/registry.py + tracer.py, see the "
-                          "summary branch's report", strict=False)
 def test_summary_ops_in_graph_mode_report_every_step(tmp_path):
     class Net(ms.nn.Cell):
         def __init__(self):
