@@ -49,7 +49,10 @@ def stop_gradient(value):
     if isinstance(value, Tensor):
         if value._data is None:
             value._require_data("stop_gradient")
-        return Tensor._from_array(value._data)
+        # A new array object over the same memory: no copy, and a graph trace sees a value of its own
+        # (the same object would read as the input itself, and replaying the graph would let gradients through).
+        data = value._data
+        return Tensor._from_array(data.view() if hasattr(data, "view") else data[...])
     if isinstance(value, (tuple, list)):
         return type(value)(stop_gradient(v) for v in value)
     return value

@@ -1,4 +1,5 @@
 """Tracing: values by identity, soft ops, constructors, and graph breaks at data-dependent Python decisions."""
+import numpy as np
 import pytest
 
 import cellkit as ms
@@ -170,3 +171,20 @@ def test_tracer_leaves_the_state_as_it_found_it():
     assert (sys.getprofile(), cell_mod._direct_calls, sys.modules["cellkit.tensor"]._value_guard, print) == before
     assert tracer.active() is None
     assert bool(ms.Tensor([1.0]))  # conversions work again outside tracing
+
+
+def test_tracer_keeps_stop_gradient_when_the_graph_is_replayed(graph_mode):
+    # stop_gradient hands back the same memory; the trace must still see a value of its own, or the
+    # replayed graph (second call on) would let the gradient through: d/dw [sg(w*x) * w] is w*x, not 2*w*x.
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(ms.Tensor(np.float32(1.5)), name="w")
+
+        def construct(self, x):
+            return (ops.stop_gradient(self.w * x) * self.w).sum()
+
+    net = Net()
+    grad = ms.grad(net, grad_position=None, weights=net.trainable_params())
+    x = ms.Tensor(np.float32(2.0))
+    assert [float(grad(x)[0]) for _ in range(3)] == [3.0, 3.0, 3.0]
