@@ -28,7 +28,8 @@ _LINEAGE_PLUGINS = {"train_lineage": ("TrainLineage", "train_lineage"),
                     "eval_lineage": ("EvaluationLineage", "evaluation_lineage"),
                     "dataset_graph": ("DatasetGraph", "dataset_graph"),
                     "custom_lineage_data": ("UserDefinedInfo", "user_defined_info")}
-_EXPORT_FORMATS = {"tensor_format": {"npy", None}}
+# In a fixed order: MindSpore keeps a set here, so its message lists them in an order that changes run to run.
+_EXPORT_FORMATS = {"tensor_format": ("npy", None)}
 _NAME_PATTERN = r"^\w+[0-9a-zA-Z\_\.]*$"
 _MAX_PATH = 4096
 _instance_lock = threading.Lock()
@@ -115,9 +116,8 @@ def check_export_options(export_options):
         raise ValueError(f'For "SummaryRecord", the keys {unexpected} of "export_options" are unsupported, '
                          f'expect the follow keys: {list(_EXPORT_FORMATS)}')
     for option, value in export_options.items():
-        bad = {value} - _EXPORT_FORMATS[option]
-        if bad:
-            raise ValueError(f'For "SummaryRecord", the export_format {bad} of "export_options" are unsupported '
+        if value not in _EXPORT_FORMATS[option]:
+            raise ValueError(f'For "SummaryRecord", the export_format {{{value!r}}} of "export_options" are unsupported '
                              f'for {option}, expect the follow values: {list(_EXPORT_FORMATS[option])}')
     return export_options
 
