@@ -126,3 +126,8 @@ __all__ = [
 __all__ += ["jit_class", "mutable", "export", "load"]  # issue 17: graph mode
 __all__ += list(_metrics.__all__)  # the metrics, as at MindSpore's top level
 __all__ += ["STRICT", "COMPATIBLE", "LAX"]  # issue 17: jit_syntax_level values (tutorials)
+# issue 17, top level (strategy): the checkpoints of a parallel run, read into one process
+from .serialization import (build_searched_strategy, get_ckpt_path_with_strategy,  # noqa: E402
+                            load_distributed_checkpoint, restore_group_info_list)
+__all__ += ["build_searched_strategy", "restore_group_info_list", "get_ckpt_path_with_strategy",
+            "load_distributed_checkpoint"]

@@ -29,3 +29,8 @@ __all__ = [
     "load_param_into_net", "ckpt_to_safetensors", "safetensors_to_ckpt", "load_checkpoint_async",
     "merge_sliced_parameter", "async_ckpt_thread_status", "build_train_network", "DatasetHelper", "export", "load",
 ] + list(_metrics.__all__)
+# issue 17, train row (strategy): the checkpoints of a parallel run, read into one process
+from ..serialization import (build_searched_strategy, get_ckpt_path_with_strategy,  # noqa: E402
+                             load_distributed_checkpoint, restore_group_info_list)
+__all__ += ["build_searched_strategy", "restore_group_info_list", "get_ckpt_path_with_strategy",
+            "load_distributed_checkpoint"]
