@@ -330,7 +330,7 @@ def get_ckpt_path_with_strategy(cur_ckpt_path, cur_strategy_path):
         return cur_ckpt_path
     if not os.path.isfile(cur_strategy_path):
         raise _MissingFileError(2, f"For '{func}', no such strategy file", cur_strategy_path)
-    strategy = read_strategy(cur_strategy_path, func)
+    strategy = read_strategy(cur_strategy_path, func, "cur_strategy_path")
     for other in _rank_replicas(strategy, rank, cur_strategy_path):
         candidate = re.sub(r"rank_\d+", f"rank_{other}", cur_ckpt_path)
         if os.path.isfile(candidate):
@@ -540,7 +540,7 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
 
     if format not in ("safetensors", "ckpt") or output_format not in ("safetensors", "ckpt"):
         raise ValueError(f"{_PREFIX}, 'format' and 'output_format' must be 'ckpt' or 'safetensors', but got "
-                         f"{format}.")
+                         f"format={format!r} and output_format={output_format!r}.")
     if format == "safetensors":
         if unified_safetensors_dir is None:
             raise ValueError(f"{_PREFIX}, 'unified_safetensors_dir' can not be None when format is 'safetensors'.")
@@ -558,13 +558,7 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
 
     if train_strategy_filename is None:
         train_strategy_filename = _auto_parallel_strategy_file(network)
-    try:
-        strategy = read_strategy(train_strategy_filename)
-    except TypeError as exc:
-        if isinstance(exc, StrategyFileError):
-            raise
-        raise TypeError(f"{_PREFIX}, the argument 'train_strategy_filename' should be a str, but got "
-                        f"{type(train_strategy_filename)}.") from None
+    strategy = read_strategy(train_strategy_filename, "load_distributed_checkpoint", "train_strategy_filename")
     if not strategy:
         return True
     lists = _strategy_lists(strategy, train_strategy_filename)

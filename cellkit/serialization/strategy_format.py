@@ -144,30 +144,31 @@ def _parse(content, name, what, error):
     return message
 
 
-def check_strategy_path(strategy_filename, func="build_searched_strategy"):
-    """MindSpore's checks of a strategy file name, with its messages."""
+def check_strategy_path(strategy_filename, func="build_searched_strategy", arg="strategy_filename"):
+    """MindSpore's checks of a strategy file name, with its messages (the name quoted)."""
     if not isinstance(strategy_filename, str):
-        raise TypeError(f"For '{func}', the argument 'strategy_filename' should be string, "
+        raise TypeError(f"For '{func}', the argument '{arg}' should be string, "
                         f"but got {type(strategy_filename)}.")
     if not os.path.isfile(strategy_filename):
-        raise ValueError(f"For '{func}', no such strategy file: {strategy_filename}. "
-                         "Please check whether the 'strategy_filename' exists.")
+        raise ValueError(f"For '{func}', no such strategy file: {strategy_filename!r}. "
+                         f"Please check whether the '{arg}' exists.")
     if os.path.getsize(strategy_filename) == 0:
-        raise ValueError(f"For '{func}', the strategy file {strategy_filename} should not "
-                         "be empty. Please check whether the 'strategy_filename' is correct.")
+        raise ValueError(f"For '{func}', the strategy file {strategy_filename!r} should not "
+                         f"be empty. Please check whether the '{arg}' is correct.")
 
 
-def read_strategy(strategy_filename, func="build_searched_strategy"):
+def read_strategy(strategy_filename, func="build_searched_strategy", arg="strategy_filename"):
     """``{parameter name: ParallelLayouts}`` from a strategy file (protobuf, or JSON when named ``*.json``).
 
     The values are protobuf messages with MindSpore's field names (``dev_matrix[0].dim``, ``tensor_map``,
     ``param_split_shape``, ``indices_offset``, ``field``, ``opt_weight_shard_step``, ``opt_weight_shard_size``),
     in the file's order.
     """
-    check_strategy_path(strategy_filename, func)
+    check_strategy_path(strategy_filename, func, arg)
 
     def error(reason):
-        return StrategyFileError(f"For '{func}', the strategy file {strategy_filename} cannot be read: {reason}.")
+        return StrategyFileError(f"For '{func}', the strategy file {strategy_filename!r} ('{arg}') cannot be read: "
+                                 f"{reason}.")
 
     if strategy_filename[-5:] == ".json":
         return _read_json_strategy(strategy_filename, error)
@@ -229,14 +230,14 @@ def read_group_info(group_info_file_name):
         raise TypeError(f"For '{func}', the argument 'group_info_file_name' should be str, "
                         f"but got {type(group_info_file_name)}.")
     if not os.path.isfile(group_info_file_name):
-        raise ValueError(f"For '{func}', no such group information file: {group_info_file_name}.")
+        raise ValueError(f"For '{func}', no such group information file: {group_info_file_name!r}.")
     if os.path.getsize(group_info_file_name) == 0:
         raise ValueError(f"For '{func}', the group information file should not be empty.")
     with open(group_info_file_name, "rb") as f:
         content = f.read()
 
     def error(reason):
-        return ValueError(f"For '{func}', the group information file {group_info_file_name} cannot be read: "
+        return ValueError(f"For '{func}', the group information file {group_info_file_name!r} cannot be read: "
                           f"{reason}.")
 
     group_map = _parse(content, "ParallelGroupMap", "group information file (ParallelGroupMap)", error)
