@@ -247,6 +247,37 @@ def main():
     merge["name not in strategy"] = outcome(ms.merge_sliced_parameter, [slices[0]["w"]], s4)
     merge["strategy value not a layout"] = outcome(ms.merge_sliced_parameter, [slices[0]["row"]], {"row": None})
 
+    # in-memory merges: slices cut by MindSpore's _load_tensor (recorded with the layout), merged back
+    def pb_layout(dev, tmap, field=0):
+        lay = pb.ParallelLayouts()
+        lay.dev_matrix.add().dim.extend(dev)
+        lay.tensor_map.add().dim.extend(tmap)
+        lay.param_split_shape.add()
+        lay.field, lay.opt_weight_shard_step, lay.opt_weight_shard_size = field, 0, 0
+        return lay
+
+    memory = results["merge_in_memory"] = {}
+    for key, shape, dev, tmap in (("transposed map", (4, 6), [2, 2], [0, 1]),
+                                  ("3-D over [2, 2, 2]", (4, 2, 6), [2, 2, 2], [2, -1, 0]),
+                                  ("axis 1 over a leading grid axis", (3, 4), [2, 3], [-1, 1])):
+        full = full_value(key, shape)
+        parts = [np.asarray(_load_tensor(ms.Tensor(full), dev, tmap, rank_id=r)) for r in range(int(np.prod(dev)))]
+        params = [ms.Parameter(ms.Tensor(p_), name="p") for p_ in parts]
+        rec = outcome(ms.merge_sliced_parameter, params, {"p": pb_layout(dev, tmap)},
+                      convert=lambda p_: p_.asnumpy().tolist())
+        memory[key] = {"dev_matrix": dev, "tensor_map": tmap, "slices": [p_.tolist() for p_ in parts],
+                       "full": full.tolist(), **rec}
+    # MindSpore's field-sliced embedding: the slices here are written by hand (as a field-sliced run saves them)
+    full = np.arange(24, dtype=np.float32).reshape(8, 3)
+    parts = []
+    for r in range(2):
+        cols = [full[:, i].reshape(2, -1)[:, r * 2:r * 2 + 2].reshape(-1) for i in range(3)]
+        parts.append(np.stack(cols, axis=1))
+    rec = outcome(ms.merge_sliced_parameter, [ms.Parameter(ms.Tensor(p_), name="p") for p_ in parts],
+                  {"p": pb_layout([2], [0, -1], field=2)}, convert=lambda p_: p_.asnumpy().tolist())
+    memory["field 2"] = {"dev_matrix": [2], "tensor_map": [0, -1], "field": 2,
+                         "slices": [p_.tolist() for p_ in parts], "full": full.tolist(), **rec}
+
     class Net(nn.Cell):
         def __init__(self):
             super().__init__()

@@ -218,20 +218,46 @@ def test_merge_sliced_parameter_refuses_a_value_that_is_not_a_layout():
     assert str(info.value).startswith(rec["message"].split(".")[0])
 
 
-def test_merge_sliced_parameter_field_sliced_embedding():
-    # field 2: each rank's rows hold the fields of its own columns of every field, interleaved
-    full = np.arange(24, dtype=np.float32).reshape(8, 3)
-    parts = []
-    for rank in range(2):
-        cols = [full[:, i].reshape(2, -1)[:, rank * 2:rank * 2 + 2].reshape(-1) for i in range(3)]
-        parts.append(ms.Parameter(ms.Tensor(np.stack(cols, axis=1)), name="emb"))
+@pytest.mark.parametrize("key", sorted(RESULTS["merge_in_memory"]))
+def test_merge_sliced_parameter_in_memory_layouts_as_mindspore(key):
+    # slices cut by MindSpore's own _load_tensor (or, for a field-sliced embedding, as such a run saves them)
+    rec = RESULTS["merge_in_memory"][key]
     from cellkit.serialization.strategy_format import _classes
 
-    layout = _classes()["ParallelLayouts"](field=2, opt_weight_shard_step=0, opt_weight_shard_size=0)
-    layout.dev_matrix.add().dim.extend([2])
-    layout.tensor_map.add().dim.extend([0, -1])
+    layout = _classes()["ParallelLayouts"](field=rec.get("field", 0), opt_weight_shard_step=0,
+                                           opt_weight_shard_size=0)
+    layout.dev_matrix.add().dim.extend(rec["dev_matrix"])
+    layout.tensor_map.add().dim.extend(rec["tensor_map"])
     layout.param_split_shape.add()
-    np.testing.assert_array_equal(ms.merge_sliced_parameter(parts, {"emb": layout}).asnumpy(), full)
+    parts = [ms.Parameter(ms.Tensor(np.array(x, np.float32)), name="p") for x in rec["slices"]]
+    merged = ms.merge_sliced_parameter(parts, {"p": layout})
+    np.testing.assert_array_equal(merged.asnumpy(), np.array(rec["value"], np.float32))
+    np.testing.assert_array_equal(merged.asnumpy(), np.array(rec["full"], np.float32))
+
+
+def test_merge_sliced_parameter_bfloat16_slices_give_float32():
+    parts = [ms.Parameter(ms.Tensor(np.full((1, 2), i, np.float32)).astype(ms.bfloat16), name="b") for i in range(2)]
+    merged = ms.merge_sliced_parameter(parts)
+    assert merged.dtype == ms.float32
+    np.testing.assert_array_equal(merged.asnumpy(), [[0, 0], [1, 1]])
+
+
+def test_merge_sliced_parameter_layouts_that_cannot_be_followed():
+    from cellkit.serialization.strategy_format import _classes
+
+    def layout(dev, tmap, maps=1):
+        lay = _classes()["ParallelLayouts"](field=0, opt_weight_shard_step=0, opt_weight_shard_size=0)
+        lay.dev_matrix.add().dim.extend(dev)
+        for _ in range(maps):
+            lay.tensor_map.add().dim.extend(tmap)
+        return lay
+
+    parts = [ms.Parameter(ms.Tensor(np.ones((2, 2), np.float32)), name="p") for _ in range(2)]
+    for bad, match in ((layout([2], [3, -1]), "tensor_map"), (layout([2], [0, 0]), "at most once"),
+                       (layout([0], [0, -1]), "positive"), (layout([2], [0]), "entries"),
+                       (layout([2], [0, -1], maps=2), "several device axes")):
+        with pytest.raises(ValueError, match=match):
+            ms.merge_sliced_parameter(parts, {"p": bad})
 
 
 # -- load_distributed_checkpoint --------------------------------------------------------------------------
