@@ -587,6 +587,10 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
             continue
         entry = lists[name]
         dev_matrix, tensor_map = entry[0], entry[1]
+        if math.prod(dev_matrix) != len(checkpoint_filenames):
+            raise ValueError(f"{_PREFIX}, the layout of '{name}' in {train_strategy_filename!r} spreads it over "
+                             f"{math.prod(dev_matrix)} ranks (dev_matrix {dev_matrix}), but "
+                             f"{len(checkpoint_filenames)} checkpoint files were given.")
         sliced = _slices_to_merge(name, entry, per_rank, checkpoint_filenames)
         layout = _UniqueLayout(_unique_layout(dev_matrix, tensor_map), tensor_map, entry[2], entry[3])
         param_dict[name] = merge_sliced_parameter(list(sliced), {name: layout})

@@ -39,11 +39,15 @@ parse) is refused instead of read as an empty or nonsensical layout.
 from __future__ import annotations
 
 import json
+import math
 import os
 
 __all__ = ["StrategyFileError", "read_strategy", "read_group_info", "layout_lists", "check_strategy_path"]
 
 _PACKAGE = "mindspore.straspb"
+# The largest device grid read (2**20 ranks): the merge walks every rank, so a damaged dev_matrix must not
+# make it walk billions.
+MAX_RANKS = 1 << 20
 _CLASSES = None
 
 
@@ -176,7 +180,9 @@ def read_strategy(strategy_filename, func="build_searched_strategy", arg="strate
         content = f.read()
     strategy_map = _parse(content, "ParallelStrategyMap", "strategy file (ParallelStrategyMap)", error)
     strategy = {}
-    for item in strategy_map.parallel_layout_item:
+    for index, item in enumerate(strategy_map.parallel_layout_item):
+        if not isinstance(item.param_name, str):  # protobuf hands back bytes for a proto2 string that is not UTF-8
+            raise error(f"layout {index} has a parameter name that is not valid UTF-8: {item.param_name!r}")
         strategy[item.param_name] = item.parallel_layouts
     return strategy
 
@@ -267,6 +273,9 @@ def layout_lists(name, layout, func, error=ValueError):
     tensor_map = next((m for m in tensor_maps if m), tensor_maps[0])
     if not dev_matrix or any(d < 1 for d in dev_matrix):
         raise error(f"For '{func}', the dev_matrix of '{name}' should hold positive sizes, but got {dev_matrix}.")
+    if math.prod(dev_matrix) > MAX_RANKS:
+        raise error(f"For '{func}', the dev_matrix of '{name}' describes {math.prod(dev_matrix)} ranks, more than "
+                    f"the {MAX_RANKS} a strategy file is read for; the file is probably damaged.")
     used = [t for t in tensor_map if t != -1]
     if any(t < -1 or t >= len(dev_matrix) for t in tensor_map) or len(set(used)) != len(used):
         raise error(f"For '{func}', the tensor_map of '{name}' should name each axis of the dev_matrix "

@@ -423,3 +423,93 @@ def test_load_distributed_checkpoint_slices_that_do_not_fit(tmp_path):
         ms.load_distributed_checkpoint(net, files, None, str(tmp_path / "s.ckpt"))
     after = state(net)
     assert all(np.array_equal(before[k], after[k]) for k in before)  # nothing loaded by halves
+
+
+def test_load_distributed_checkpoint_pipeline_stage_names(tmp_path):
+    # MindSpore names a parameter of pipeline stage s "s-name" in a merged strategy; the lowest stage's layout
+    # is followed.  A name with a "-" that is not such a prefix stays whole.
+    layout = {"dev_matrix": [2], "tensor_map": [0, -1], "param_split_shape": [3, 2], "field": 0,
+              "opt_weight_shard_size": 0, "opt_weight_shard_step": 0}
+    wrong = dict(layout, tensor_map=[-1, -1], param_split_shape=[])
+    path = tmp_path / "pipeline.json"
+    path.write_text(json.dumps({"parallel_layout_item": {"1-emb": wrong, "0-emb": layout, "my-table": layout}}))
+    net = EmbNet()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert ms.load_distributed_checkpoint(net, FILES4[:2], None, str(path))
+    np.testing.assert_array_equal(net.emb.asnumpy(), RESULTS["load_distributed_checkpoint"]["uneven"]["state"]["emb"])
+    assert "my-table" in ms.build_searched_strategy(str(path))
+
+
+def test_load_distributed_checkpoint_shape_mismatch_leaves_the_network_alone():
+    class Small(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.emb = ms.Parameter(ms.Tensor(np.zeros((4, 2), np.float32)), name="emb")
+
+    net = Small()
+    with pytest.raises(RuntimeError, match="shape"):
+        ms.load_distributed_checkpoint(net, FILES4[:2], None, "strategy_uneven.ckpt")
+    assert not net.emb.asnumpy().any()
+
+
+def test_load_distributed_checkpoint_empty_strategy_loads_nothing(tmp_path):
+    path = tmp_path / "empty.json"
+    path.write_text('{"current_stage": 0}')
+    net = EmbNet()
+    assert ms.load_distributed_checkpoint(net, FILES4[:2], None, str(path)) is True
+    assert not net.emb.asnumpy().any()
+
+
+def test_build_searched_strategy_refuses_a_name_that_is_not_utf8(tmp_path):
+    content = open("strategy4.ckpt", "rb").read().replace(b"dense.weight", b"dense.w\xffight")
+    (tmp_path / "s.ckpt").write_bytes(content)
+    with pytest.raises(StrategyFileError, match="UTF-8"):
+        ms.build_searched_strategy(str(tmp_path / "s.ckpt"))
+
+
+def _mutations(content, count=300, seed=0):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        data = bytearray(content)
+        kind = rng.integers(3)
+        if kind == 0:  # flip bytes
+            for i in rng.integers(0, len(data), size=rng.integers(1, 4)):
+                data[i] = int(rng.integers(256))
+        elif kind == 1:  # cut
+            data = data[:int(rng.integers(1, len(data)))]
+        else:  # insert
+            i = int(rng.integers(len(data)))
+            data[i:i] = bytes(rng.integers(0, 256, size=int(rng.integers(1, 5)), dtype=np.uint8))
+        yield bytes(data)
+
+
+def test_damaged_strategy_and_group_files_are_refused_or_read_never_crash(tmp_path):
+    strategy = open("strategy4.ckpt", "rb").read()
+    group = open("group_info.pb", "rb").read()
+    for i, data in enumerate(_mutations(strategy)):
+        path = tmp_path / f"s{i}.ckpt"
+        path.write_bytes(data)
+        try:
+            layouts = ms.build_searched_strategy(str(path))
+        except StrategyFileError:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:  # a file that still parses: loading from it works or is refused (bad layout, wrong shape)
+                ms.load_distributed_checkpoint(Net(), FILES4, None, str(path))
+            except (ValueError, RuntimeError):
+                pass
+            try:
+                ms.get_ckpt_path_with_strategy("backup/rank_0/net.ckpt", str(path))
+            except ValueError:
+                pass
+        assert isinstance(layouts, dict)
+    for i, data in enumerate(_mutations(group, seed=1)):
+        path = tmp_path / f"g{i}.pb"
+        path.write_bytes(data)
+        try:
+            ranks = ms.restore_group_info_list(str(path))
+        except ValueError:
+            continue
+        assert all(isinstance(r, int) for r in ranks)
