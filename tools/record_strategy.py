@@ -46,6 +46,7 @@ LAYOUT4 = {
     "col": ((4, 6), [2, 2], [-1, 1]),
     "rep": ((3,), [2, 2], [-1]),
 }
+FILES4 = [f"rank_{r}/net.ckpt" for r in range(4)]
 LAYOUT_DP = {
     "dense.weight": ((8, 6), [2, 2], [0, -1]),
     "dense.bias": ((8,), [2, 2], [0]),
@@ -300,7 +301,7 @@ def main():
     def state(net):
         return {p.name: p.asnumpy().tolist() for p in net.get_parameters()}
 
-    files4 = [f"rank_{r}/net.ckpt" for r in range(4)]
+    files4 = FILES4
     loads = results["load_distributed_checkpoint"]
 
     def load_case(key, make, *args, spelling=ms.load_distributed_checkpoint, **kwargs):
@@ -336,6 +337,65 @@ def main():
     load_case("format bad", Net, files4, None, "strategy4.ckpt", format="npz")
     load_case("safetensors without dir", Net, None, None, None, format="safetensors")
     load_case("dec_key not bytes", Net, files4, None, "strategy4.ckpt", dec_key="k")
+
+    # format='safetensors': a folder of whole ("unified") tensors, as mindspore.parallel.unified_safetensors
+    # writes it (weights spread over files named by param_name_map.json, plus hyper_param.safetensors)
+    os.makedirs("unified", exist_ok=True)
+    whole = {name: full_value(name, shape) for name, (shape, _, _) in LAYOUT4.items()}
+    ms.save_checkpoint([{"name": n, "data": ms.Tensor(whole[n])} for n in ("dense.weight", "dense.bias")],
+                       "unified/part1.safetensors", format="safetensors")
+    ms.save_checkpoint([{"name": n, "data": ms.Tensor(whole[n])} for n in ("row", "col", "rep")],
+                       "unified/part2.safetensors", format="safetensors")
+    ms.save_checkpoint([{"name": "global_step", "data": ms.Tensor(np.array([3], np.int32))}],
+                       "unified/hyper_param.safetensors", format="safetensors")
+    with open("unified/param_name_map.json", "w", encoding="utf-8") as f:
+        json.dump({"weight_map": {"dense.weight": "part1.safetensors", "dense.bias": "part1.safetensors",
+                                  "row": "part2.safetensors", "col": "part2.safetensors",
+                                  "rep": "part2.safetensors"}}, f)
+    os.makedirs("single", exist_ok=True)
+    ms.save_checkpoint([{"name": "renamed_row" if n == "row" else n, "data": ms.Tensor(v)} for n, v in whole.items()],
+                       "single/model.safetensors", format="safetensors")
+    os.makedirs("no_map", exist_ok=True)
+    for part in ("part1", "part2"):
+        shutil.copy(f"unified/{part}.safetensors", f"no_map/{part}.safetensors")
+
+    st = results["load_distributed_safetensors"] = {}
+
+    def st_case(key, make, **kwargs):
+        net = make() if make else None
+        before = state(net) if net is not None else None
+        rec = outcome(ms.load_distributed_checkpoint, net, format="safetensors",
+                      convert=lambda v: ({"dict": {k: p_.asnumpy().sum().item() for k, p_ in v.items()}}
+                                         if isinstance(v, dict) else {"repr": repr(v)}), **kwargs)
+        if net is not None:
+            after = state(net)
+            rec["changed"] = sorted(k for k, v in after.items() if v != before[k])  # values: as "strategy4" loads
+        st[key] = rec
+
+    st_case("unified", Net, unified_safetensors_dir="unified")
+    st_case("unified return_param_dict", Net, unified_safetensors_dir="unified", return_param_dict=True)
+    st_case("single file with name_map", Net, unified_safetensors_dir="single", name_map={"row": "renamed_row"})
+    st_case("single file without name_map", Net, unified_safetensors_dir="single")
+    st_case("two files without param_name_map.json", Net, unified_safetensors_dir="no_map")
+    st_case("no unified dir", Net)
+    st_case("checkpoint_filenames given", Net, unified_safetensors_dir="unified", checkpoint_filenames=FILES4)
+    st_case("strict_load", Net, unified_safetensors_dir="unified", strict_load=True)
+    st_case("dec_mode", Net, unified_safetensors_dir="unified", dec_mode="AES-CBC")
+    st_case("save mode without dst", None, unified_safetensors_dir="unified")
+    if os.path.isdir("saved"):
+        shutil.rmtree("saved")
+    st_case("save mode rank 1 as ckpt", None, unified_safetensors_dir="unified", dst_safetensors_dir="saved",
+            rank_id=1, output_format="ckpt")
+    st["save mode rank 1 as ckpt"]["written"] = sorted(
+        os.path.relpath(os.path.join(d, f_), "saved") for d, _, fs in os.walk("saved") for f_ in fs)
+    if os.path.isfile("saved/rank_1/net.ckpt"):
+        st["save mode rank 1 as ckpt"]["contents"] = {
+            k: v.asnumpy().sum().item() for k, v in ms.load_checkpoint("saved/rank_1/net.ckpt").items()}
+    shutil.rmtree("saved", ignore_errors=True)
+    st_case("save mode every rank", None, unified_safetensors_dir="unified", dst_safetensors_dir="saved")
+    st["save mode every rank"]["written"] = sorted(
+        os.path.relpath(os.path.join(d, f_), "saved") for d, _, fs in os.walk("saved") for f_ in fs)
+    shutil.rmtree("saved", ignore_errors=True)
 
     with open("results.json", "w", encoding="utf-8") as f:
         json.dump(results, f, indent=None, separators=(",", ":"), sort_keys=True)

@@ -52,6 +52,7 @@ True
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -59,7 +60,8 @@ import warnings
 
 import numpy as np
 
-from .strategy_format import StrategyFileError, layout_lists, read_group_info, read_strategy
+from ..parameter import Parameter
+from .strategy_format import layout_lists, read_group_info, read_strategy
 
 __all__ = ["build_searched_strategy", "restore_group_info_list", "get_ckpt_path_with_strategy",
            "load_distributed_checkpoint"]
@@ -506,14 +508,32 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
     strict_load, dec_key, dec_mode
         As for :func:`~cellkit.load_checkpoint` / :func:`~cellkit.load_param_into_net`.
     format : str
-        ``'ckpt'``.  ``'safetensors'`` (MindSpore's unified-directory loader) is
-        not supported.
-    unified_safetensors_dir, dst_safetensors_dir, rank_id, output_format, name_map, max_process_num, return_param_dict
-        Used by MindSpore's ``'safetensors'`` path only; accepted here.
+        ``'ckpt'`` (the per-rank files above) or ``'safetensors'``: whole
+        tensors from ``unified_safetensors_dir``, a folder of ``.safetensors``
+        files as ``mindspore.parallel.unified_safetensors`` writes it (with
+        ``param_name_map.json`` when it holds several files, and an optional
+        ``hyper_param.safetensors``).  Then ``checkpoint_filenames``,
+        ``train_strategy_filename`` and ``dec_key`` must be None and
+        ``strict_load`` / ``dec_mode`` their defaults; ``predict_strategy``
+        may name a strategy file that does not cut.
+    unified_safetensors_dir : str
+        The folder read with ``format='safetensors'``.
+    dst_safetensors_dir, rank_id, output_format
+        ``format='safetensors'`` with ``network=None``: write the whole
+        tensors to ``dst_safetensors_dir/rank_<rank_id>/net.<output_format>``
+        (every rank of ``predict_strategy``, or rank 0, when ``rank_id`` is None).
+    name_map : dict, optional
+        ``format='safetensors'``: ``{parameter name: name in the file}``.
+    max_process_num : int
+        Accepted; one process does the work.
+    return_param_dict : bool
+        ``format='safetensors'``: return the dict of Parameters instead of loading it.
 
     Returns
     -------
-    True
+    True with ``format='ckpt'``; with ``format='safetensors'`` as MindSpore:
+    ``load_param_into_net``'s ``(params not loaded, names not used)``, the
+    dict (``return_param_dict``), or True (``network=None``).
 
     Raises
     ------
@@ -525,9 +545,8 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
         files other than the ranks the strategy has; a missing or damaged
         strategy file; slices that do not fit the strategy; a damaged
         checkpoint; a ``predict_strategy`` that cuts a parameter over several
-        ranks.
-    NotImplementedError
-        ``format='safetensors'``.
+        ranks; with ``format='safetensors'``: arguments of the ``'ckpt'``
+        path given, no folder, several files without ``param_name_map.json``.
 
     Examples
     --------
@@ -542,11 +561,9 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
         raise ValueError(f"{_PREFIX}, 'format' and 'output_format' must be 'ckpt' or 'safetensors', but got "
                          f"format={format!r} and output_format={output_format!r}.")
     if format == "safetensors":
-        if unified_safetensors_dir is None:
-            raise ValueError(f"{_PREFIX}, 'unified_safetensors_dir' can not be None when format is 'safetensors'.")
-        raise NotImplementedError(f"{_PREFIX}, format='safetensors' (MindSpore's unified-directory loader) is not "
-                                  "supported by cellkit: load the per-rank .ckpt files with format='ckpt', or a "
-                                  "whole .safetensors file with load_checkpoint(..., format='safetensors').")
+        return _load_unified_safetensors(network, checkpoint_filenames, predict_strategy, train_strategy_filename,
+                                         strict_load, dec_key, dec_mode, unified_safetensors_dir,
+                                         dst_safetensors_dir, rank_id, output_format, name_map, return_param_dict)
     if not isinstance(network, Cell):
         raise TypeError(f"{_PREFIX}, the argument 'network' should be a Cell, but got {type(network)}.")
     _check_checkpoint_filenames(checkpoint_filenames)
@@ -605,6 +622,111 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
         warnings.warn(f"{_PREFIX}, {not_in_files} parameters in network and slice strategy but not in the checkpoint "
                       "file, please check whether 'checkpoint_filenames' is correct.", stacklevel=2)
     load_param_into_net(network, param_dict, strict_load=strict_load)
+    return True
+
+
+def _load_unified_safetensors(network, checkpoint_filenames, predict_strategy, train_strategy_filename, strict_load,
+                              dec_key, dec_mode, unified_dir, dst_dir, rank_id, output_format, name_map,
+                              return_param_dict):
+    """``format='safetensors'``: whole tensors from a folder of ``.safetensors`` files, into one process.
+
+    The folder is what ``mindspore.parallel.unified_safetensors`` writes: the files, ``param_name_map.json``
+    (``{"weight_map": {name: file}}`` or ``{name: file}``; not needed for a single file) and an optional
+    ``hyper_param.safetensors`` whose entries are added as they are.
+    """
+    from ..nn import Cell
+    from .checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
+
+    if unified_dir is None:
+        raise ValueError(f"{_PREFIX}, 'unified_safetensors_dir' can not be None when format is 'safetensors'.")
+    for arg, value in (("checkpoint_filenames", checkpoint_filenames),
+                       ("train_strategy_filename", train_strategy_filename), ("dec_key", dec_key)):
+        if value is not None:
+            raise ValueError(f"{_PREFIX}, '{arg}' must be None when format is 'safetensors', but got {value!r}.")
+    if strict_load or dec_mode != "AES-GCM":
+        raise ValueError(f"{_PREFIX}, strict_load and dec_mode must be default when format is 'safetensors', but "
+                         f"got strict_load={strict_load!r} and dec_mode={dec_mode!r}.")
+    if not isinstance(unified_dir, str) or not os.path.isdir(unified_dir):
+        raise ValueError(f"{_PREFIX}, 'unified_safetensors_dir' should be an existing folder, but got "
+                         f"{unified_dir!r}.")
+    if name_map is not None and not isinstance(name_map, dict):
+        raise TypeError(f"{_PREFIX}, 'name_map' should be a dict or None, but got {type(name_map)}.")
+    if network is not None and not isinstance(network, Cell):
+        raise TypeError(f"{_PREFIX}, the argument 'network' should be a Cell or None, but got {type(network)}.")
+    wanted = None
+    if predict_strategy is not None:
+        if not isinstance(predict_strategy, str):
+            raise TypeError(f"{_PREFIX}, with format='safetensors' 'predict_strategy' should be a strategy file "
+                            f"name or None, but got {type(predict_strategy)}.")
+        layouts = read_strategy(predict_strategy, "load_distributed_checkpoint", "predict_strategy")
+        for name, layout in layouts.items():
+            dev_matrix, tensor_map = layout_lists(name, layout, "load_distributed_checkpoint")[:2]
+            if any(dev_matrix[-1 - t] > 1 for t in tensor_map if t != -1):
+                raise ValueError(f"{_PREFIX}, 'predict_strategy' {predict_strategy!r} cuts '{name}' over several "
+                                 f"ranks (dev_matrix {dev_matrix}, tensor_map {tensor_map}); cellkit runs in one "
+                                 "process, which holds whole parameters.")
+        wanted = list(layouts)
+
+    files = sorted(f for f in os.listdir(unified_dir) if f.endswith(".safetensors"))
+    if len(files) == 1:
+        where = {name: files[0] for name in load_checkpoint(os.path.join(unified_dir, files[0]),
+                                                            format="safetensors")}
+        if name_map:
+            flipped = {v: k for k, v in name_map.items()}
+            where = {flipped.get(k, k): v for k, v in where.items()}
+    else:
+        map_file = os.path.join(unified_dir, "param_name_map.json")
+        if not os.path.isfile(map_file):
+            raise ValueError(f"{_PREFIX}, the folder {unified_dir!r} ('unified_safetensors_dir') holds "
+                             f"{len(files)} .safetensors files and no 'param_name_map.json' saying which holds "
+                             "which parameter.")
+        try:
+            with open(map_file, "r", encoding="utf-8") as f:
+                where = json.load(f)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{_PREFIX}, {map_file!r} is not JSON ({exc}).") from None
+        if isinstance(where, dict) and "weight_map" in where:
+            where = where["weight_map"]
+        if not isinstance(where, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                  for k, v in where.items()):
+            raise ValueError(f"{_PREFIX}, {map_file!r} should map parameter names to file names.")
+
+    cache, params = {}, {}
+    for name in (wanted if wanted is not None else list(where)):
+        if name not in where:
+            continue
+        file = os.path.join(unified_dir, where[name])
+        if os.path.dirname(os.path.normpath(file)) != os.path.normpath(unified_dir) or not os.path.isfile(file):
+            raise ValueError(f"{_PREFIX}, 'param_name_map.json' puts '{name}' in {where[name]!r}, which is not a "
+                             f"file of {unified_dir!r}.")
+        if file not in cache:
+            cache[file] = load_checkpoint(file, format="safetensors")
+        stored = name_map.get(name, name) if name_map else name
+        if stored in cache[file]:
+            params[name] = cache[file][stored] if stored == name else Parameter(cache[file][stored].value(), name=name)
+    hyper = os.path.join(unified_dir, "hyper_param.safetensors")
+    if os.path.isfile(hyper):
+        params.update(load_checkpoint(hyper, format="safetensors"))
+
+    if network is not None:
+        if return_param_dict:
+            return params
+        return load_param_into_net(network, params)
+    if dst_dir is None:
+        raise ValueError(f"{_PREFIX}, 'dst_safetensors_dir' can not be None when network is None.")
+    if rank_id is not None and (isinstance(rank_id, bool) or not isinstance(rank_id, int) or rank_id < 0):
+        raise TypeError(f"{_PREFIX}, 'rank_id' should be a non-negative int or None, but got {rank_id!r}.")
+    # a layout that does not cut gives every rank the whole tensors: one file per rank asked for
+    if rank_id is not None:
+        ranks = [rank_id]
+    elif wanted:
+        ranks = range(math.prod(layout_lists(wanted[0], layouts[wanted[0]], "load_distributed_checkpoint")[0]))
+    else:
+        ranks = [0]
+    for rank in ranks:
+        folder = os.path.join(dst_dir, f"rank_{rank}")
+        os.makedirs(folder, exist_ok=True)
+        save_checkpoint(params, os.path.join(folder, f"net.{output_format}"), format=output_format)
     return True
 
 

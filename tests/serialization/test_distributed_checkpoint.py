@@ -378,9 +378,97 @@ def test_load_distributed_checkpoint_refuses_a_predict_strategy_that_cuts():
     assert any("predict_strategy" in str(w.message) for w in caught)
 
 
-def test_load_distributed_checkpoint_safetensors_is_not_supported(tmp_path):
-    with pytest.raises(NotImplementedError, match="safetensors"):
-        ms.load_distributed_checkpoint(Net(), format="safetensors", unified_safetensors_dir=str(tmp_path))
+SAFETENSORS = RESULTS["load_distributed_safetensors"]
+WHOLE = RESULTS["load_distributed_checkpoint"]["strategy4"]["state"]  # the whole values, as MindSpore merged them
+
+
+@pytest.mark.parametrize("key, kwargs", [
+    ("unified", {"unified_safetensors_dir": "unified"}),
+    ("single file with name_map", {"unified_safetensors_dir": "single", "name_map": {"row": "renamed_row"}}),
+    ("single file without name_map", {"unified_safetensors_dir": "single"}),
+])
+def test_load_distributed_checkpoint_safetensors_folder_as_mindspore(key, kwargs):
+    rec = SAFETENSORS[key]
+    net = Net()
+    before = state(net)
+    result = ms.load_distributed_checkpoint(net, format="safetensors", **kwargs)
+    assert repr(result) == rec["value"]["repr"]
+    after = state(net)
+    assert sorted(k for k in after if not np.array_equal(after[k], before[k])) == rec["changed"]
+    for name in rec["changed"]:
+        np.testing.assert_array_equal(after[name], np.array(WHOLE[name], np.float32), err_msg=name)
+
+
+def test_load_distributed_checkpoint_safetensors_return_param_dict():
+    rec = SAFETENSORS["unified return_param_dict"]
+    net = Net()
+    before = state(net)
+    got = ms.load_distributed_checkpoint(net, format="safetensors", unified_safetensors_dir="unified",
+                                         return_param_dict=True)
+    assert sorted(got) == sorted(rec["value"]["dict"])
+    for name, total in rec["value"]["dict"].items():
+        assert got[name].asnumpy().sum() == pytest.approx(total)
+    assert all(np.array_equal(before[k], v) for k, v in state(net).items())  # nothing loaded
+
+
+def test_load_distributed_checkpoint_safetensors_save_mode(tmp_path):
+    rec = SAFETENSORS["save mode rank 1 as ckpt"]
+    assert ms.load_distributed_checkpoint(None, format="safetensors", unified_safetensors_dir="unified",
+                                          dst_safetensors_dir=str(tmp_path / "a"), rank_id=1, output_format="ckpt")
+    written = sorted(os.path.relpath(os.path.join(d, f), tmp_path / "a") for d, _, fs in os.walk(tmp_path / "a")
+                     for f in fs)
+    assert written == rec["written"]
+    saved = ms.load_checkpoint(str(tmp_path / "a" / "rank_1" / "net.ckpt"))
+    assert {k: pytest.approx(v.asnumpy().sum()) for k, v in saved.items()} == rec["contents"]
+    assert ms.load_distributed_checkpoint(None, format="safetensors", unified_safetensors_dir="unified",
+                                          dst_safetensors_dir=str(tmp_path / "b"))
+    written = sorted(os.path.relpath(os.path.join(d, f), tmp_path / "b") for d, _, fs in os.walk(tmp_path / "b")
+                     for f in fs)
+    assert written == SAFETENSORS["save mode every rank"]["written"]
+
+
+@pytest.mark.parametrize("key, kwargs", [
+    ("no unified dir", {}),
+    ("checkpoint_filenames given", {"unified_safetensors_dir": "unified", "checkpoint_filenames": FILES4}),
+    ("strict_load", {"unified_safetensors_dir": "unified", "strict_load": True}),
+    ("dec_mode", {"unified_safetensors_dir": "unified", "dec_mode": "AES-CBC"}),
+    ("two files without param_name_map.json", {"unified_safetensors_dir": "no_map"}),
+    ("save mode without dst", {"unified_safetensors_dir": "unified", "network": None}),
+])
+def test_load_distributed_checkpoint_safetensors_refusals(key, kwargs):
+    rec = SAFETENSORS[key]
+    assert rec["error"] == "ValueError"
+    net = kwargs.pop("network", Net())
+    before = state(net) if net is not None else None
+    with pytest.raises(ValueError) as info:
+        ms.load_distributed_checkpoint(net, format="safetensors", **kwargs)
+    words = rec["message"].split(", ", 1)[1][:25]  # cellkit adds what was given to MindSpore's text
+    assert words.split("'")[0] in str(info.value) or "param_name_map.json" in str(info.value)
+    if net is not None:
+        assert all(np.array_equal(before[k], v) for k, v in state(net).items())
+
+
+def test_load_distributed_checkpoint_safetensors_predict_strategy_that_cuts():
+    with pytest.raises(ValueError, match="one process"):
+        ms.load_distributed_checkpoint(Net(), predict_strategy="strategy4.ckpt", format="safetensors",
+                                       unified_safetensors_dir="unified")
+    net = Net()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ms.load_distributed_checkpoint(net, predict_strategy="strategy_opt.ckpt", format="safetensors",
+                                       unified_safetensors_dir="unified")  # names only 'w': nothing to load
+    assert not net.row.asnumpy().any()
+
+
+def test_load_distributed_checkpoint_safetensors_map_outside_the_folder(tmp_path):
+    folder = tmp_path / "u"
+    shutil.copytree("unified", folder)
+    (folder / "param_name_map.json").write_text(json.dumps({"row": "../../rank_0/net.ckpt"}))
+    with pytest.raises(ValueError, match="not a file of"):
+        ms.load_distributed_checkpoint(Net(), format="safetensors", unified_safetensors_dir=str(folder))
+    (folder / "param_name_map.json").write_text("{broken")
+    with pytest.raises(ValueError, match="not JSON"):
+        ms.load_distributed_checkpoint(Net(), format="safetensors", unified_safetensors_dir=str(folder))
 
 
 def test_load_distributed_checkpoint_strategy_from_the_context():
