@@ -550,8 +550,25 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
 
     Examples
     --------
-    The module docstring (:mod:`cellkit.serialization.distributed`) builds two
-    rank files and loads them.
+    Two ranks each saved half of "weight" (cut along axis 0); the strategy is given as JSON here:
+
+    >>> import json, os, tempfile
+    >>> import numpy as np
+    >>> import cellkit as ms
+    >>> folder = tempfile.mkdtemp()
+    >>> layout = {"dev_matrix": [2], "tensor_map": [0, -1], "field": 0, "opt_weight_shard_step": 0,
+    ...           "opt_weight_shard_size": 0}
+    >>> with open(os.path.join(folder, "strategy.json"), "w") as f:
+    ...     json.dump({"parallel_layout_item": {"weight": layout}}, f)
+    >>> files = [os.path.join(folder, f"rank_{r}.ckpt") for r in range(2)]
+    >>> for r, path in enumerate(files):
+    ...     ms.save_checkpoint([{"name": "weight", "data": ms.Tensor(np.full((1, 3), r, np.float32))}], path)
+    >>> net = ms.nn.Dense(3, 2, has_bias=False)
+    >>> ms.load_distributed_checkpoint(net, files, None, os.path.join(folder, "strategy.json"))
+    True
+    >>> print(net.weight.asnumpy())
+    [[0. 0. 0.]
+     [1. 1. 1.]]
     """
     from ..nn import Cell
     from .checkpoint import load_checkpoint, load_param_into_net
