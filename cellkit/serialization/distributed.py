@@ -379,7 +379,10 @@ def _check_predict_strategy(predict_strategy):
                              "(list[int]), tensor_map (list[int]), param_split_shape (list[int]) and field_size "
                              f"(int, which value is 0). Please check whether 'predict_strategy' is correct: "
                              f"got {key!r}: {value!r}.")
-        cuts = [dev_matrix[-1 - t] for t in tensor_map if t != -1 and -len(dev_matrix) <= -1 - t < 0]
+        if any(t < -1 or t >= len(dev_matrix) for t in tensor_map):
+            raise ValueError(f"{_PREFIX}, the tensor_map of '{key}' in 'predict_strategy' should hold -1 or axes of "
+                             f"its dev_matrix {dev_matrix} (0 to {len(dev_matrix) - 1}), but got {tensor_map}.")
+        cuts = [dev_matrix[-1 - t] for t in tensor_map if t != -1]
         opt_group = value[5] if len(value) > 5 else None
         if any(c > 1 for c in cuts) or opt_group:
             raise ValueError(f"{_PREFIX}, 'predict_strategy' cuts '{key}' over several ranks (dev_matrix "

@@ -368,6 +368,8 @@ def test_load_distributed_checkpoint_refuses_a_predict_strategy_that_cuts():
     with pytest.raises(ValueError, match="optimizer group"):
         ms.load_distributed_checkpoint(net, FILES4, {"row": [[2, 2], [-1, -1], [], 0, 0, "group0"]},
                                        "strategy4.ckpt")
+    with pytest.raises(ValueError, match="tensor_map of 'row'"):
+        ms.load_distributed_checkpoint(net, FILES4, {"row": [[2], [3, -1], [], 0]}, "strategy4.ckpt")
     # a layout that does not cut is one process's whole tensor; parameters it leaves out are not loaded
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
