@@ -67,7 +67,7 @@ __version__ = "0.1.0"
 
 # ``cellkit.dataset`` and ``cellkit.mindrecord`` are imported on first use (``ms.dataset``,
 # ``import cellkit.dataset as ds``): ``import cellkit`` does not pay for Pillow or the readers.
-_LAZY_SUBPACKAGES = ("dataset", "mindrecord", "mint", "numpy", "communication")
+_LAZY_SUBPACKAGES = ("dataset", "mindrecord", "mint", "numpy", "communication", "parallel")
 
 
 def __getattr__(name):
@@ -132,3 +132,8 @@ __all__ += ["FlopsUtilizationCollector"]
 # issue 17, summary files: ms.SummaryRecord / ms.SummaryCollector (MindSpore has them at the top level too)
 from .train.summary import SummaryCollector, SummaryLandscape, SummaryRecord  # noqa: E402
 __all__ += ["SummaryRecord", "SummaryCollector", "SummaryLandscape"]
+# issue 17, top level (strategy): the checkpoints of a parallel run, read into one process
+from .serialization import (build_searched_strategy, get_ckpt_path_with_strategy,  # noqa: E402
+                            load_distributed_checkpoint, restore_group_info_list)
+__all__ += ["build_searched_strategy", "restore_group_info_list", "get_ckpt_path_with_strategy",
+            "load_distributed_checkpoint"]

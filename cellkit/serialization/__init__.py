@@ -39,3 +39,8 @@ from .convert import (async_ckpt_thread_status, ckpt_to_safetensors, load_checkp
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "ckpt_to_safetensors", "safetensors_to_ckpt",
            "load_checkpoint_async", "merge_sliced_parameter", "async_ckpt_thread_status"]
+from .distributed import (build_searched_strategy, get_ckpt_path_with_strategy, load_distributed_checkpoint,  # noqa: E402
+                          restore_group_info_list)
+
+__all__ += ["build_searched_strategy", "restore_group_info_list", "get_ckpt_path_with_strategy",
+            "load_distributed_checkpoint"]

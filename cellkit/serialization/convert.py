@@ -159,23 +159,34 @@ def load_checkpoint_async(ckpt_file_name, net=None, strict_load=False, filter_pr
 
 
 def merge_sliced_parameter(sliced_parameters, strategy=None):
-    """Join the slices of one Parameter (cut along axis 0, as data-parallel runs save them) into one.
+    """Join the per-rank slices of one Parameter into the whole Parameter.
 
     Parameters
     ----------
     sliced_parameters : list of Parameter
-        Slices with the same name and the same shape past axis 0.
+        The slices, in rank order, all with the same name.
     strategy : dict, optional
-        A parallel layout; cellkit runs in one process and has none to
-        follow, so only ``None`` (concatenation along axis 0) is accepted.
+        ``{name: layout}`` as :func:`~cellkit.build_searched_strategy` returns it:
+        the slices are put back where the layout's device grid and tensor map
+        say (axis 0, axis 1, both, uneven ``param_split_shape``, copies on
+        several ranks).  ``None``: the slices are joined along axis 0.
+
+    Returns
+    -------
+    Parameter
+        The whole tensor, with the slices' name, ``requires_grad`` and
+        ``layerwise_parallel`` (bfloat16 slices give a float32 Parameter, as
+        in MindSpore).
 
     Raises
     ------
     TypeError
         ``sliced_parameters`` not a list of Parameters; ``strategy`` not a dict.
     ValueError
-        An empty list, or slices whose names or trailing shapes differ; a
-        ``strategy`` given.
+        An empty list; slices whose names or trailing shapes differ; slices
+        that do not match the layout (count, sizes); a layout that is not one.
+    KeyError
+        The name is not a key of ``strategy``.
 
     Examples
     --------
@@ -209,11 +220,23 @@ def merge_sliced_parameter(sliced_parameters, strategy=None):
                              f"The name, dimension length, shape except 0 axis should be {name}, {len(shape)}, "
                              f"{shape[1:]}, but got name: {param.name}, dimension length: {len(param.shape)}, "
                              f"shape except 0 axis: {tuple(param.shape[1:])} at index {index}.")
-    if strategy:
-        raise ValueError("For 'merge_sliced_parameter', a 'strategy' describes how a parallel run laid the slices "
-                         "out; cellkit runs in one process: give strategy=None to join the slices along axis 0, "
-                         f"but got strategy={strategy!r}.")
-    merged = np.concatenate([p.asnumpy() for p in sliced_parameters])
+    from .. import dtype as _dt
+
+    if any(p.dtype == _dt.bfloat16 for p in sliced_parameters):
+        from ..ops import cast
+
+        sliced_data = [cast(p, _dt.float32).asnumpy() for p in sliced_parameters]
+    else:
+        sliced_data = [p.asnumpy() for p in sliced_parameters]
+    if not strategy:
+        merged = np.concatenate(sliced_data)
+    else:
+        if name not in strategy:
+            raise KeyError(f"For 'merge_sliced_parameter', the parameter name {name} should be a key in the "
+                           "'strategy'. Please check 'sliced_parameter' and 'strategy'.")
+        from .distributed import merge_with_layout
+
+        merged = merge_with_layout(sliced_data, name, strategy[name])
     return Parameter(Tensor(merged), name, first.requires_grad, first.layerwise_parallel)
 
 

@@ -35,3 +35,8 @@ __all__ += ["FlopsUtilizationCollector"]  # issue 17: MFU / HFU
 # issue 17, summary files (MindInsight's format): SummaryRecord, SummaryCollector, SummaryLandscape
 from .summary import SummaryCollector, SummaryLandscape, SummaryRecord  # noqa: E402
 __all__ += ["SummaryRecord", "SummaryCollector", "SummaryLandscape"]
+# issue 17, train row (strategy): the checkpoints of a parallel run, read into one process
+from ..serialization import (build_searched_strategy, get_ckpt_path_with_strategy,  # noqa: E402
+                             load_distributed_checkpoint, restore_group_info_list)
+__all__ += ["build_searched_strategy", "restore_group_info_list", "get_ckpt_path_with_strategy",
+            "load_distributed_checkpoint"]
