@@ -58,6 +58,9 @@ def _check_args(src_dir, src_strategy_file, dst_dir, merge_with_redundancy, file
     if os.path.isfile(src_dir):
         raise ValueError(f"{_PREFIX}, 'src_dir' ({src_dir!r}) is a file; it should be the folder holding "
                          "rank_0, rank_1, ...")
+    if not os.path.isdir(src_dir):
+        raise ValueError(f"{_PREFIX}, 'src_dir' should be an existing folder holding rank_0, rank_1, ..., but "
+                         f"got {src_dir!r}.")
     if not isinstance(merge_with_redundancy, bool):
         raise TypeError(f"{_PREFIX}, the argument 'merge_with_redundancy' should be bool, but got "
                         f"{type(merge_with_redundancy)}.")

@@ -31,7 +31,7 @@ DIFFERENT = {"mixed4 split 2 of 2": {"files": {}}}
 # a word each cellkit message must hold, per error case
 MESSAGE = {"mixed4 file_suffix none match": "9_9", "mixed4 choice bad": "choice_func", "missing rank": "rank 3",
            "damaged rank file": "net.safetensors", "ckpt and safetensors": ".ckpt",
-           "src_dir a file": "src_dir", "src_dir missing": "rank 0", "strategy folder missing": "src_strategy_file",
+           "src_dir a file": "src_dir", "src_dir missing": "src_dir", "strategy folder missing": "src_strategy_file",
            "strategy missing file": "src_strategy_file", "strategy garbage": "src_strategy_file",
            "strategy not str": "src_strategy_file", "dst not str": "dst_dir", "dst blank": "dst_dir",
            "dst a file": "dst_dir"}
