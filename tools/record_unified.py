@@ -58,6 +58,10 @@ CASES = {
         "rep": ((3,), "float32", [2, 2], [-1], (0, 0)),
     },
 }
+BF16 = {
+    "w": ((4, 6), "bfloat16", [2], [-1, 0], (0, 0)),
+    "v": ((4,), "bfloat16", [2], [-1], (1, 2)),
+}
 NOT_IN_STRATEGY = {"global_step": np.array([7], np.int32), "extra": np.array([1.5, 2.5], np.float32)}
 
 
@@ -99,6 +103,20 @@ def rank_slices(ms, load_tensor, layout, rank, bump=0):
     return out
 
 
+def write_bf16(path, arrays):
+    """A safetensors file of bfloat16 tensors (the upper halves of the float32 values, which are exact here)."""
+    header, blobs, offset = {"__metadata__": {"format": "ms"}}, [], 0
+    for name in sorted(arrays):
+        data = (np.ascontiguousarray(arrays[name], np.float32).view(np.uint32) >> 16).astype("<u2").tobytes()
+        header[name] = {"dtype": "BF16", "shape": list(arrays[name].shape), "data_offsets": [offset, offset + len(data)]}
+        blobs.append(data)
+        offset += len(data)
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(len(text).to_bytes(8, "little") + text + b"".join(blobs))
+
+
 def describe_folder(folder):
     from safetensors import safe_open
 
@@ -107,11 +125,14 @@ def describe_folder(folder):
         path = os.path.join(folder, fname)
         if fname.endswith(".json"):
             with open(path, encoding="utf-8") as f:
-                files[fname] = {"json": json.load(f), "text": open(path, encoding="utf-8").read()}
+                text = f.read()
+            assert text == json.dumps(json.loads(text), indent=4), text  # the map is written with an indent of 4
+            files[fname] = {"json": json.loads(text)}
         elif fname.endswith(".safetensors"):
             with safe_open(path, framework="np") as f:
                 tensors = {k: {"dtype": str(f.get_tensor(k).dtype), "shape": list(f.get_tensor(k).shape),
-                               "values": f.get_tensor(k).reshape(-1).tolist()} for k in f.keys()}
+                               "values": f.get_tensor(k).reshape(-1).astype(np.float64).tolist()}
+                           for k in f.keys()}
                 files[fname] = {"metadata": f.metadata(), "tensors": tensors}
         else:
             files[fname] = {"other": True}
@@ -155,9 +176,20 @@ def main():
             else:
                 save_file(slices, f"{folder}/net.safetensors", metadata={"format": "ms"})
 
+    # bfloat16 slices (written byte by byte: safetensors.numpy has no bfloat16): "w" cut along axis 1 over 2
+    # ranks, "v" replicated and sharded along axis 0 by the optimizer
+    os.makedirs("bf16")
+    with open("bf16/strategy.ckpt", "wb") as f:
+        f.write(strategy_bytes(pb, BF16))
+    for rank in range(2):
+        os.makedirs(f"bf16/src/rank_{rank}")
+        slices = rank_slices(ms, _load_tensor, {k: (s, "float32", d, t, o) for k, (s, _, d, t, o) in BF16.items()},
+                             rank)
+        write_bf16(f"bf16/src/rank_{rank}/net.safetensors", slices)
+
     # damaged inputs and odd folders (copies of mixed4 with one thing wrong)
-    shutil.copytree("mixed4", "missing_rank")
-    shutil.rmtree("missing_rank/src/rank_3")
+    shutil.copytree("dp", "missing_rank")
+    shutil.rmtree("missing_rank/src/rank_1")
     shutil.copytree("dp", "damaged")
     data = open("damaged/src/rank_1/net.safetensors", "rb").read()
     with open("damaged/src/rank_1/net.safetensors", "wb") as f:
@@ -175,12 +207,22 @@ def main():
         module = importlib.import_module(where)
         results["spellings"][where] = hasattr(module, "unified_safetensors")
 
-    def call(key, src, strategy, dst=None, choice_name=None, **kwargs):
+    import math as _math
+    import types
+
+    from mindspore.parallel import transform_safetensors as tsf
+
+    def call(key, src, strategy, dst=None, choice_name=None, parts=None, **kwargs):
+        # parts: make MindSpore split into that many files (its split is ceil(total bytes / 3 GiB)), by giving its
+        # module a math whose ceil answers `parts`
+        tsf.math = types.SimpleNamespace(prod=_math.prod, ceil=lambda x: parts) if parts else _math
         folder = tempfile.mkdtemp(prefix="dst", dir=".")
         record = {"key": key, "src": src, "strategy": strategy, "kwargs": {k: v for k, v in kwargs.items()
                                                                          if k != "choice_func"}}
         if choice_name:
             record["choice"] = choice_name
+        if parts:
+            record["parts"] = parts
         if dst is not None:
             record["dst"] = dst
         try:
@@ -216,6 +258,16 @@ def main():
     call("mixed4 split 2 of 2", "mixed4/src", "mixed4/strategy.ckpt", split_dst_file=(2, 2), **one)
     call("mixed4 split 1 of 1", "mixed4/src", "mixed4/strategy.ckpt", split_dst_file=(1, 1), **one)
     call("mixed4 no redundancy flag", "mixed4/src", "mixed4/strategy.ckpt", merge_with_redundancy=False, **one)
+    call("mixed4 three parts", "mixed4/src", "mixed4/strategy.ckpt", parts=3, **one)
+    call("mixed4 three parts, task 1 of 2", "mixed4/src", "mixed4/strategy.ckpt", parts=3, split_dst_file=(1, 2),
+         **one)
+    call("mixed4 three parts, task 2 of 2", "mixed4/src", "mixed4/strategy.ckpt", parts=3, split_dst_file=(2, 2),
+         **one)
+    call("mixed4 three parts, task 3 of 3", "mixed4/src", "mixed4/strategy.ckpt", parts=3, split_dst_file=(3, 3),
+         **one)
+    call("mixed4 three parts, rename", "mixed4/src", "mixed4/strategy.ckpt", parts=3, choice_func=rename,
+         choice_name="rename", **one)
+    call("bf16", "bf16/src", "bf16/strategy.ckpt", **one)
     call("dp", "dp/src", "dp/strategy.ckpt", **one)
     call("dp default processes", "dp/src", "dp/strategy.ckpt")
     call("opt", "opt/src", "opt/strategy.ckpt", **one)

@@ -361,6 +361,11 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
         merged = {}
         for name in parts[index]:
             entry = lists[name]
+            dtypes = {str(d[name].dtype) for d in per_rank if name in d}
+            if len(dtypes) > 1:
+                raise ValueError(f"{_PREFIX}, the slices of '{name}' in the rank files have different dtypes "
+                                 f"({sorted(dtypes)}); the slices of one parameter should share one dtype.")
+            dtype = next(d[name].dtype for d in per_rank if name in d)
             wrapped = [{name: Parameter(Tensor(d[name]), name=name)} if name in d else {} for d in per_rank]
             try:
                 sliced = _slices_to_merge(name, entry, wrapped, rank_names)
@@ -369,7 +374,8 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
             except ValueError as exc:
                 raise ValueError(str(exc).replace("For 'load_distributed_checkpoint'", _PREFIX)
                                  .replace("For 'merge_sliced_parameter'", _PREFIX)) from None
-            merged[renamed.get(name, name)] = whole.asnumpy()
+            # the optimizer's shards of a bfloat16 parameter are joined in float32: back to the files' dtype
+            merged[renamed.get(name, name)] = whole.asnumpy().astype(dtype, copy=False)
         used = [metadata[r] for r in sorted(files) if merge_with_redundancy is False or r in needed]
         meta = {"format": "ms"}
         for m in used:
