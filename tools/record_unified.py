@@ -187,6 +187,26 @@ def main():
                              rank)
         write_bf16(f"bf16/src/rank_{rank}/net.safetensors", slices)
 
+    # "emb" cut unevenly along axis 0 over 2 ranks (param_split_shape [3, 2])
+    os.makedirs("uneven")
+    smap = pb.ParallelStrategyMap()
+    smap.ParseFromString(strategy_bytes(pb, {"emb": ((5, 2), "float32", [2], [0, -1], (0, 0))}))
+    smap.parallel_layout_item[0].parallel_layouts.param_split_shape[0].dim.extend([3, 2])
+    with open("uneven/strategy.ckpt", "wb") as f:
+        f.write(smap.SerializeToString())
+    emb = full_value("emb", (5, 2), "float32")
+    for rank, piece in enumerate((emb[:3], emb[3:])):
+        os.makedirs(f"uneven/src/rank_{rank}")
+        save_file({"emb": np.ascontiguousarray(piece)}, f"uneven/src/rank_{rank}/net.safetensors",
+                  metadata={"format": "ms"})
+    # the dp layouts as a JSON strategy
+    with open("dp/strategy.json", "w", encoding="utf-8") as f:
+        json.dump({"current_stage": 0, "parallel_strategy_item": {"Default/MatMul-op0": {"stage": 0}},
+                   "parallel_layout_item": {
+                       name: {"dev_matrix": dev, "tensor_map": tmap, "field": 0, "opt_weight_shard_step": 0,
+                              "opt_weight_shard_size": 0, "param_split_shape": [], "indices_offset": []}
+                       for name, (_, _, dev, tmap, _) in CASES["dp"].items()}}, f)
+
     # damaged inputs and odd folders (copies of mixed4 with one thing wrong)
     shutil.copytree("dp", "missing_rank")
     shutil.rmtree("missing_rank/src/rank_1")
@@ -269,6 +289,8 @@ def main():
          choice_name="rename", **one)
     call("bf16", "bf16/src", "bf16/strategy.ckpt", **one)
     call("dp", "dp/src", "dp/strategy.ckpt", **one)
+    call("uneven", "uneven/src", "uneven/strategy.ckpt", **one)
+    call("dp json strategy", "dp/src", "dp/strategy.json", **one)
     call("dp default processes", "dp/src", "dp/strategy.ckpt")
     call("opt", "opt/src", "opt/strategy.ckpt", **one)
     call("dedup", "dedup/src", "dedup/strategy.ckpt", **one)

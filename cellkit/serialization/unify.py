@@ -22,6 +22,7 @@ import math
 import os
 import re
 import stat
+import warnings
 
 from .distributed import (_UniqueLayout, _ranks_of_distinct_slices, _replica_groups, _slices_to_merge,
                           _strategy_lists, _unique_layout)
@@ -300,10 +301,11 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
     for rank in sorted(files):
         contents[rank], metadata[rank] = _read_rank_file(files[rank])
         flag = metadata[rank].get("remove_redundancy")
-        if flag == "True" and merge_with_redundancy:
-            merge_with_redundancy = False  # the files say they were deduplicated
-        elif flag == "False" and not merge_with_redundancy:
-            merge_with_redundancy = True
+        if flag in ("True", "False") and (flag == "True") == merge_with_redundancy:
+            # the file says how it was saved: that wins over the argument
+            merge_with_redundancy = flag == "False"
+            warnings.warn(f"{_PREFIX}, {files[rank]!r} says it was saved with remove_redundancy={flag}, so the "
+                          f"files are merged with merge_with_redundancy={merge_with_redundancy}.", stacklevel=2)
 
     present = set().union(*contents.values()) if contents else set()
     names = sorted(n for n in present & set(lists) if not n.startswith("accu_grads"))

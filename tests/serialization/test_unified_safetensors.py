@@ -8,6 +8,7 @@ type is compared.
 import json
 import os
 import shutil
+import warnings
 
 import numpy as np
 import pytest
@@ -27,7 +28,21 @@ CHOICES = {"drop_rep": lambda name: name != "rep", "rename": lambda name: "model
 #   cellkit checks choice_func's answers first and writes nothing (same ValueError).
 # - "mixed4 split 2 of 2": MindSpore fails with "number sections must be larger than 0." when a share of the
 #   work holds no part (a NumPy error from an empty split); cellkit does the empty share: writes nothing.
+# - "uneven": MindSpore's total_size counts the first rank's slice times the number of slices (48 bytes for a
+#   (5, 2) float32 cut 3 + 2), not the 40 bytes the merged parameter holds; cellkit counts the bytes written.
 DIFFERENT = {"mixed4 split 2 of 2": {"files": {}}}
+
+
+def _uneven_expected():
+    import copy
+
+    rec = copy.deepcopy(CALLS["uneven"])
+    assert rec["files"]["param_name_map.json"]["json"]["metadata"]["total_size"] == 48  # MindSpore 2.10's figure
+    rec["files"]["param_name_map.json"]["json"]["metadata"]["total_size"] = 5 * 2 * 4
+    return rec
+
+
+DIFFERENT["uneven"] = _uneven_expected()
 # a word each cellkit message must hold, per error case
 MESSAGE = {"mixed4 file_suffix none match": "9_9", "mixed4 choice bad": "choice_func", "missing rank": "rank 1",
            "damaged rank file": "net.safetensors", "ckpt and safetensors": ".ckpt",
@@ -87,7 +102,11 @@ def test_against_mindspore(key, tmp_path, monkeypatch):
     dst = str(tmp_path / "dst")
     expected = DIFFERENT.get(key, rec)
     if "files" in expected:
-        assert run_case(rec, dst, monkeypatch) is None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert run_case(rec, dst, monkeypatch) is None
+        # MindSpore warns when the files' remove_redundancy flag overrides merge_with_redundancy
+        assert any("remove_redundancy=True" in str(w.message) for w in caught) == (key == "dedup")
         got = describe(dst)
         assert sorted(got) == sorted(expected["files"])
         for fname, want in expected["files"].items():
@@ -212,7 +231,7 @@ def test_deduplicated_files_with_a_copy_missing(tmp_path):
     path = os.path.join(src, "rank_3", "net.safetensors")
     kept = {k: v for k, v in load_file(path).items() if k != "row"}  # of ranks 1 and 3, only 3 kept "row"
     save_file(kept, path, metadata={"format": "ms", "remove_redundancy": "True"})
-    with pytest.raises(ValueError, match=r"\[1, 3\].*'row'"):
+    with pytest.raises(ValueError, match=r"\[1, 3\].*'row'"), pytest.warns(UserWarning, match="remove_redundancy"):
         ms.unified_safetensors(src, strategy, str(tmp_path / "whole"))
 
 
