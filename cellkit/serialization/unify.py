@@ -294,8 +294,11 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
         needed.update(range(math.prod(dev_matrix)) if opt_size else _ranks_of_distinct_slices(dev_matrix, tensor_map))
     for rank in sorted(needed):
         if rank not in files:
+            hint = ""
+            if not files and _rank_files(src_dir, "ckpt"):
+                hint = " (the rank folders hold .ckpt files: convert them with ckpt_to_safetensors first)"
             raise ValueError(f"{_PREFIX}, the strategy needs the safetensors file of rank {rank}, but "
-                             f"{os.path.join(src_dir, f'rank_{rank}')!r} holds none.")
+                             f"{os.path.join(src_dir, f'rank_{rank}')!r} holds none{hint}.")
 
     contents, metadata = {}, {}
     for rank in sorted(files):

@@ -292,3 +292,13 @@ def test_three_parts_load_back_through_the_map(tmp_path, monkeypatch):
     for name, tensor in want.items():
         np.testing.assert_array_equal(reloaded[name].asnumpy().reshape(-1), np.array(tensor["values"]))
     assert "global_step" in reloaded  # hyper_param.safetensors is read too
+
+
+def test_ckpt_folders_get_a_hint(tmp_path):
+    src, strategy = _copy_case("dp", tmp_path)
+    for rank in range(4):
+        folder = os.path.join(src, f"rank_{rank}")
+        os.remove(os.path.join(folder, "net.safetensors"))
+        ms.save_checkpoint([{"name": "x", "data": ms.Tensor(np.ones(2, np.float32))}], os.path.join(folder, "n.ckpt"))
+    with pytest.raises(ValueError, match="ckpt_to_safetensors"):
+        ms.unified_safetensors(src, strategy, str(tmp_path / "whole"))
