@@ -207,6 +207,14 @@ def main():
                               "opt_weight_shard_size": 0, "param_split_shape": [], "indices_offset": []}
                        for name, (_, _, dev, tmap, _) in CASES["dp"].items()}}, f)
 
+    # the opt case saved with redundancy removed: "w" (4 optimizer shards) kept by every rank, "b" by rank 2 only
+    from safetensors.numpy import load_file
+    shutil.copytree("opt", "opt_dedup")
+    for rank in range(4):
+        path = f"opt_dedup/src/rank_{rank}/net.safetensors"
+        kept = {k: v for k, v in load_file(path).items() if k != "b" or rank == 2}
+        save_file(kept, path, metadata={"format": "ms", "remove_redundancy": "True"})
+
     # damaged inputs and odd folders (copies of mixed4 with one thing wrong)
     shutil.copytree("dp", "missing_rank")
     shutil.rmtree("missing_rank/src/rank_1")
@@ -293,6 +301,9 @@ def main():
     call("dp json strategy", "dp/src", "dp/strategy.json", **one)
     call("dp default processes", "dp/src", "dp/strategy.ckpt")
     call("opt", "opt/src", "opt/strategy.ckpt", **one)
+    call("opt merge_with_redundancy False", "opt/src", "opt/strategy.ckpt", merge_with_redundancy=False, **one)
+    call("opt dedup", "opt_dedup/src", "opt_dedup/strategy.ckpt", merge_with_redundancy=False, **one)
+    call("dp merge_with_redundancy False", "dp/src", "dp/strategy.ckpt", merge_with_redundancy=False, **one)
     call("dedup", "dedup/src", "dedup/strategy.ckpt", **one)
     call("dedup merge_with_redundancy False", "dedup/src", "dedup/strategy.ckpt", merge_with_redundancy=False, **one)
     call("missing rank", "missing_rank/src", "missing_rank/strategy.ckpt", **one)
