@@ -108,7 +108,8 @@ def write_bf16(path, arrays):
     header, blobs, offset = {"__metadata__": {"format": "ms"}}, [], 0
     for name in sorted(arrays):
         data = (np.ascontiguousarray(arrays[name], np.float32).view(np.uint32) >> 16).astype("<u2").tobytes()
-        header[name] = {"dtype": "BF16", "shape": list(arrays[name].shape), "data_offsets": [offset, offset + len(data)]}
+        header[name] = {"dtype": "BF16", "shape": list(arrays[name].shape),
+                        "data_offsets": [offset, offset + len(data)]}
         blobs.append(data)
         offset += len(data)
     text = json.dumps(header).encode()

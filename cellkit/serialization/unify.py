@@ -324,6 +324,12 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
             names.remove(name)
         elif isinstance(choice, str):
             renamed[name] = choice
+    final = {}
+    for name in names:
+        other = final.setdefault(renamed.get(name, name), name)
+        if other != name:
+            raise ValueError(f"{_PREFIX}, 'choice_func' gives '{other}' and '{name}' the same name "
+                             f"'{renamed.get(name, name)}'; each merged parameter needs a name of its own.")
     if not names:
         raise ValueError(f"{_PREFIX}, none of the parameters of {src_strategy_file!r} is in the safetensors files "
                          f"of {src_dir!r} (after 'choice_func'); there is nothing to merge.")
@@ -387,6 +393,7 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
             meta.update(m)
         if "remove_redundancy" in meta:
             meta["remove_redundancy"] = "False"
+        meta.pop("crc_num", None)  # a rank file's checksum does not hold for the merged file
         if merged:
             _write_atomically(os.path.join(dst_dir, f"part{index}.safetensors"), merged, meta)
 

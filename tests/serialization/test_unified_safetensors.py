@@ -302,3 +302,27 @@ def test_ckpt_folders_get_a_hint(tmp_path):
         ms.save_checkpoint([{"name": "x", "data": ms.Tensor(np.ones(2, np.float32))}], os.path.join(folder, "n.ckpt"))
     with pytest.raises(ValueError, match="ckpt_to_safetensors"):
         ms.unified_safetensors(src, strategy, str(tmp_path / "whole"))
+
+
+def test_choice_func_giving_two_parameters_one_name_is_refused(tmp_path):
+    src, strategy = _copy_case("dp", tmp_path)
+    with pytest.raises(ValueError, match="same name 'w'"):
+        ms.unified_safetensors(src, strategy, str(tmp_path / "whole"), choice_func=lambda name: "w")
+    assert not os.listdir(tmp_path / "whole")
+
+
+def test_rank_checksums_are_not_copied_to_the_merged_file(tmp_path):
+    """A rank file saved with crc_check carries its own CRC; the merged file is not that file."""
+    from safetensors.numpy import load_file
+
+    src, strategy = _copy_case("dp", tmp_path)
+    for rank in range(4):
+        path = os.path.join(src, f"rank_{rank}", "net.safetensors")
+        params = [{"name": k, "data": ms.Tensor(v)} for k, v in load_file(path).items()]
+        os.remove(path)
+        ms.save_checkpoint(params, path, format="safetensors", crc_check=True)
+    dst = str(tmp_path / "whole")
+    ms.unified_safetensors(src, strategy, dst)
+    assert "crc_num" not in describe(dst)["part0.safetensors"]["metadata"]
+    loaded = ms.load_checkpoint(os.path.join(dst, "part0.safetensors"), format="safetensors", crc_check=True)
+    assert loaded["dense.weight"].shape == (8, 6)
