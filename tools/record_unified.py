@@ -16,6 +16,9 @@ It writes ``tests/fixtures/unified/``:
   - ``dp``: 4 ranks, axis 0 cut over one grid axis and copied over the other;
   - ``opt``: 4 ranks, a weight replicated by the model and sharded along axis 0 by the optimizer;
   - ``dedup``: 4 ranks saved with ``remove_redundancy`` (each copy kept by one rank only, metadata says so);
+  - ``opt_dedup``: ``opt`` saved with ``remove_redundancy``; ``dp_crc``: ``dp`` saved with ``crc_check=True``;
+  - ``bf16``: bfloat16 slices (axis 1 cut, optimizer shards); ``uneven``: ``param_split_shape`` [3, 2];
+  - ``missing_rank``, ``damaged``, ``with_ckpt``: a rank folder removed, a truncated file, a ``.ckpt`` beside;
 * ``results.json`` -- per call: the arguments, then either every file of ``dst_dir`` (safetensors: metadata and
   each tensor's dtype, shape and values; json: the parsed content) or the exception (type name and message).
 
@@ -216,6 +219,15 @@ def main():
         kept = {k: v for k, v in load_file(path).items() if k != "b" or rank == 2}
         save_file(kept, path, metadata={"format": "ms", "remove_redundancy": "True"})
 
+    # the dp case saved with crc_check=True: every rank file carries its own crc_num
+    shutil.copytree("dp", "dp_crc")
+    for rank in range(4):
+        path = f"dp_crc/src/rank_{rank}/net.safetensors"
+        data = load_file(path)
+        os.remove(path)
+        ms.save_checkpoint([{"name": k, "data": ms.Tensor(v)} for k, v in data.items()], path, format="safetensors",
+                           crc_check=True)
+
     # damaged inputs and odd folders (copies of mixed4 with one thing wrong)
     shutil.copytree("dp", "missing_rank")
     shutil.rmtree("missing_rank/src/rank_1")
@@ -257,6 +269,13 @@ def main():
         try:
             par.unified_safetensors(src, strategy, os.path.relpath(folder) if dst is None else dst, **kwargs)
             record["files"] = describe_folder(folder)
+            if key.endswith("crc"):  # can MindSpore load its merged file with its CRC checked?
+                try:
+                    ms.load_checkpoint(os.path.join(folder, "part0.safetensors"), format="safetensors",
+                                       crc_check=True)
+                    record["reload_crc_check"] = "loaded"
+                except BaseException as exc:  # noqa: BLE001
+                    record["reload_crc_check"] = f"{type(exc).__name__}: {exc}"
         except BaseException as exc:  # noqa: BLE001 -- record whatever MindSpore raises
             record["error"] = type(exc).__name__
             record["message"] = str(exc).replace(os.path.realpath(OUT) + os.sep, "").replace(OUT + os.sep, "")
@@ -304,6 +323,7 @@ def main():
     call("opt", "opt/src", "opt/strategy.ckpt", **one)
     call("opt merge_with_redundancy False", "opt/src", "opt/strategy.ckpt", merge_with_redundancy=False, **one)
     call("opt dedup", "opt_dedup/src", "opt_dedup/strategy.ckpt", merge_with_redundancy=False, **one)
+    call("dp crc", "dp_crc/src", "dp_crc/strategy.ckpt", **one)
     call("dp merge_with_redundancy False", "dp/src", "dp/strategy.ckpt", merge_with_redundancy=False, **one)
     call("dedup", "dedup/src", "dedup/strategy.ckpt", **one)
     call("dedup merge_with_redundancy False", "dedup/src", "dedup/strategy.ckpt", merge_with_redundancy=False, **one)
