@@ -17,6 +17,7 @@ It writes ``tests/fixtures/unified/``:
   - ``opt``: 4 ranks, a weight replicated by the model and sharded along axis 0 by the optimizer;
   - ``dedup``: 4 ranks saved with ``remove_redundancy`` (each copy kept by one rank only, metadata says so);
   - ``opt_dedup``: ``opt`` saved with ``remove_redundancy``; ``dp_crc``: ``dp`` saved with ``crc_check=True``;
+  - ``pipeline``: 2 pipeline stages of 2 ranks, the strategy names prefixed with their stage (``0-w``);
   - ``bf16``: bfloat16 slices (axis 1 cut, optimizer shards); ``uneven``: ``param_split_shape`` [3, 2];
   - ``missing_rank``, ``damaged``, ``with_ckpt``: a rank folder removed, a truncated file, a ``.ckpt`` beside;
 * ``results.json`` -- per call: the arguments, then either every file of ``dst_dir`` (safetensors: metadata and
@@ -64,6 +65,12 @@ CASES = {
 BF16 = {
     "w": ((4, 6), "bfloat16", [2], [-1, 0], (0, 0)),
     "v": ((4,), "bfloat16", [2], [-1], (1, 2)),
+}
+PIPELINE = {
+    "0-w": ((4, 2), "float32", [2], [0, -1], (0, 0)),
+    "0-emb": ((6, 2), "float32", [2], [0, -1], (0, 0)),
+    "1-v": ((2, 4), "float32", [2], [-1, 0], (0, 0)),
+    "1-emb": ((6, 2), "float32", [2], [0, -1], (0, 0)),
 }
 NOT_IN_STRATEGY = {"global_step": np.array([7], np.int32), "extra": np.array([1.5, 2.5], np.float32)}
 
@@ -219,6 +226,28 @@ def main():
         kept = {k: v for k, v in load_file(path).items() if k != "b" or rank == 2}
         save_file(kept, path, metadata={"format": "ms", "remove_redundancy": "True"})
 
+    # a pipeline-parallel run merged into one strategy file (names prefixed with their stage): 2 stages of 2 ranks;
+    # "w" lives in stage 0 (ranks 0, 1), "v" in stage 1 (ranks 2, 3), "emb" is shared by both stages
+    os.makedirs("pipeline")
+    smap = pb.ParallelStrategyMap()
+    smap.current_stage = 0
+    for key, (_, _, dev, tmap, _) in PIPELINE.items():
+        lay = smap.parallel_layout_item.add(param_name=key).parallel_layouts
+        lay.dev_matrix.add().dim.extend(dev)
+        lay.tensor_map.add().dim.extend(tmap)
+        lay.param_split_shape.add()
+        lay.indices_offset.add()
+        lay.field, lay.opt_weight_shard_step, lay.opt_weight_shard_size = 0, 0, 0
+    with open("pipeline/strategy.ckpt", "wb") as f:
+        f.write(smap.SerializeToString())
+    for rank in range(4):
+        stage, local = divmod(rank, 2)
+        os.makedirs(f"pipeline/src/rank_{rank}")
+        layout = {k.split("-", 1)[1]: v for k, v in PIPELINE.items() if k.startswith(f"{stage}-")}
+        slices = rank_slices(ms, _load_tensor, layout, local)
+        slices["step"] = np.array([stage + 1], np.int32)
+        save_file(slices, f"pipeline/src/rank_{rank}/net.safetensors", metadata={"format": "ms"})
+
     # the dp case saved with crc_check=True: every rank file carries its own crc_num
     shutil.copytree("dp", "dp_crc")
     for rank in range(4):
@@ -323,6 +352,9 @@ def main():
     call("opt", "opt/src", "opt/strategy.ckpt", **one)
     call("opt merge_with_redundancy False", "opt/src", "opt/strategy.ckpt", merge_with_redundancy=False, **one)
     call("opt dedup", "opt_dedup/src", "opt_dedup/strategy.ckpt", merge_with_redundancy=False, **one)
+    call("pipeline", "pipeline/src", "pipeline/strategy.ckpt", **one)
+    call("pipeline merge_with_redundancy False", "pipeline/src", "pipeline/strategy.ckpt", merge_with_redundancy=False,
+         **one)
     call("dp crc", "dp_crc/src", "dp_crc/strategy.ckpt", **one)
     call("dp merge_with_redundancy False", "dp/src", "dp/strategy.ckpt", merge_with_redundancy=False, **one)
     call("dedup", "dedup/src", "dedup/strategy.ckpt", **one)

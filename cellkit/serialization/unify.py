@@ -24,9 +24,8 @@ import re
 import stat
 import warnings
 
-from .distributed import (_UniqueLayout, _ranks_of_distinct_slices, _replica_groups, _slices_to_merge,
-                          _strategy_lists, _unique_layout)
-from .strategy_format import read_strategy
+from .distributed import _UniqueLayout, _ranks_of_distinct_slices, _replica_groups, _slices_to_merge, _unique_layout
+from .strategy_format import layout_lists, read_strategy
 
 __all__ = ["unified_safetensors"]
 
@@ -208,7 +207,9 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
         The folder holding ``rank_0``, ``rank_1``, ... with one ``.safetensors`` file each (several: the
         latest by epoch and step, or the one ``file_suffix`` picks).
     src_strategy_file : str
-        The run's strategy file (protobuf, or JSON when its name ends in ``.json``).
+        The run's strategy file (protobuf, or JSON when its name ends in ``.json``).  A pipeline-parallel run's
+        merged strategy (names prefixed with their stage, ``"1-fc.weight"``) works too: stage s's parameters are
+        read from the files of ranks ``s * n`` to ``s * n + n - 1`` (n ranks per stage).
     dst_dir : str
         The folder to write (made when missing).
     merge_with_redundancy : bool
@@ -233,9 +234,9 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
         ValueError).
     ValueError
         ``src_dir`` a file; a rank file the strategy needs missing; both ``.ckpt`` and ``.safetensors`` files in
-        the rank folders; a damaged safetensors or strategy file; slices that do not fit the strategy; a
-        pipeline-parallel strategy; ``choice_func`` returning neither bool nor str; none of the strategy's
-        parameters in the files.
+        the rank folders; a damaged safetensors or strategy file; slices that do not fit the strategy; layouts
+        over different numbers of ranks; ``choice_func`` returning neither bool nor str, or giving two
+        parameters one name; none of the strategy's parameters in the files.
     NotADirectoryError
         ``dst_dir`` is a file.
 
@@ -278,20 +279,27 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
     strategy = read_strategy(src_strategy_file, _FUNC, "src_strategy_file")
     if not strategy:
         raise ValueError(f"{_PREFIX}, the strategy file {src_strategy_file!r} describes no parameter.")
-    staged = sorted({key.split("-", 1)[0] for key in strategy if re.match(r"\d+-", key)})
-    if staged:
-        raise ValueError(f"{_PREFIX}, {src_strategy_file!r} is a pipeline-parallel strategy (names prefixed "
-                         f"with stages {staged}); cellkit merges the files of one stage's strategy at a time.")
-    try:
-        lists = _strategy_lists(strategy, src_strategy_file)
-    except ValueError as exc:
-        raise ValueError(str(exc).replace("For 'load_distributed_checkpoint'", _PREFIX)) from None
-    device_count = math.prod(next(iter(lists.values()))[0])
+    # a pipeline-parallel run's merged strategy names each parameter "<stage>-<name>"; stage s's ranks are
+    # s * stage_ranks ... (s + 1) * stage_ranks - 1 (a name in several stages: the lowest stage's copy is read)
+    lists, stages = {}, {}
+    for key, layout in strategy.items():
+        match = re.fullmatch(r"(\d+)-(.+)", key, re.S)
+        stage, name = (int(match[1]), match[2]) if match else (0, key)
+        entry = layout_lists(name, layout, _FUNC)
+        if name not in lists or stage < stages[name]:
+            lists[name], stages[name] = entry, stage
+    stage_ranks = math.prod(next(iter(lists.values()))[0])
+    for name, entry in lists.items():
+        if math.prod(entry[0]) != stage_ranks:
+            raise ValueError(f"{_PREFIX}, the layouts of {src_strategy_file!r} spread parameters over different "
+                             f"numbers of ranks ('{name}': {math.prod(entry[0])}, dev_matrix {entry[0]}; the first "
+                             f"layout: {stage_ranks}); the layouts of one run should share one device count.")
 
     # the ranks whose files hold a distinct slice of some parameter
     needed = set()
-    for dev_matrix, tensor_map, _, _, opt_step, opt_size in lists.values():
-        needed.update(range(math.prod(dev_matrix)) if opt_size else _ranks_of_distinct_slices(dev_matrix, tensor_map))
+    for name, (dev_matrix, tensor_map, _, _, opt_step, opt_size) in lists.items():
+        local = range(stage_ranks) if opt_size else _ranks_of_distinct_slices(dev_matrix, tensor_map)
+        needed.update(stages[name] * stage_ranks + r for r in local)
     for rank in sorted(needed):
         if rank not in files:
             hint = ""
@@ -350,34 +358,42 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
         mine = range(len(parts))
     first_task = not split_dst_file or split_dst_file[0] == 1
 
-    # the slices, one per rank of the grid: with redundancy removed, from any rank holding the same values
-    per_rank = [dict() for _ in range(device_count)]
-    rank_names = [files.get(r, os.path.join(src_dir, f"rank_{r}")) for r in range(device_count)]
+    # the slices of each parameter, one per rank of its stage's grid: with redundancy removed, from any rank
+    # holding the same values
+    slices_of = {}
     for name in (n for part in (parts[i] for i in mine) for n in part):
         dev_matrix, tensor_map, _, _, opt_step, opt_size = lists[name]
+        offset = stages[name] * stage_ranks
+        local = slices_of[name] = [None] * stage_ranks
         if merge_with_redundancy:
-            groups = [(r,) for r in range(device_count)]
+            groups = [(r,) for r in range(stage_ranks)]
         else:
-            groups = _replica_groups(dev_matrix, tensor_map, opt_step, opt_size, name, src_strategy_file)
+            try:
+                groups = _replica_groups(dev_matrix, tensor_map, opt_step, opt_size, name, src_strategy_file)
+            except ValueError as exc:
+                raise ValueError(str(exc).replace("For 'get_ckpt_path_with_strategy'", _PREFIX)) from None
         for group in groups:
-            holder = next((r for r in group if name in contents.get(r, {})), None)
+            holder = next((offset + r for r in group if name in contents.get(offset + r, {})), None)
             for rank in group:
-                if holder is not None and rank < device_count:
-                    per_rank[rank][name] = contents[holder][name]
-                elif not merge_with_redundancy and rank in needed:
-                    raise ValueError(f"{_PREFIX}, none of the ranks {list(group)} holding the same slice of "
-                                     f"'{name}' has it in its safetensors file.")
+                if holder is not None:
+                    local[rank] = contents[holder][name]
+                elif not merge_with_redundancy and offset + rank in needed:
+                    raise ValueError(f"{_PREFIX}, none of the ranks {[offset + r for r in group]} holding the same "
+                                     f"slice of '{name}' has it in its safetensors file.")
 
     for index in mine:
         merged = {}
         for name in parts[index]:
-            entry = lists[name]
-            dtypes = {str(d[name].dtype) for d in per_rank if name in d}
+            entry, local = lists[name], slices_of[name]
+            dtypes = {str(a.dtype) for a in local if a is not None}
             if len(dtypes) > 1:
                 raise ValueError(f"{_PREFIX}, the slices of '{name}' in the rank files have different dtypes "
                                  f"({sorted(dtypes)}); the slices of one parameter should share one dtype.")
-            dtype = next(d[name].dtype for d in per_rank if name in d)
-            wrapped = [{name: Parameter(Tensor(d[name]), name=name)} if name in d else {} for d in per_rank]
+            dtype = next(a.dtype for a in local if a is not None)
+            wrapped = [{name: Parameter(Tensor(a), name=name)} if a is not None else {} for a in local]
+            offset = stages[name] * stage_ranks
+            rank_names = [files.get(offset + r, os.path.join(src_dir, f"rank_{offset + r}"))
+                          for r in range(stage_ranks)]
             try:
                 sliced = _slices_to_merge(name, entry, wrapped, rank_names)
                 layout = _UniqueLayout(_unique_layout(entry[0], entry[1]), entry[1], entry[2], entry[3])

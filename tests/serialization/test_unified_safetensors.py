@@ -150,7 +150,7 @@ def _copy_case(case, tmp_path):
     return str(tmp_path / case / "src"), str(tmp_path / case / "strategy.ckpt")
 
 
-@pytest.mark.parametrize("case", ["dp", "opt", "mixed4"])
+@pytest.mark.parametrize("case", ["dp", "opt", "mixed4", "pipeline", "bf16"])
 def test_round_trip_through_load_distributed_checkpoint(case, tmp_path):
     """A folder cellkit writes loads with load_distributed_checkpoint(format='safetensors'), values whole."""
     src, strategy = _copy_case(case, tmp_path)
@@ -249,15 +249,23 @@ def test_deduplicated_files_with_a_copy_missing(tmp_path):
         ms.unified_safetensors(src, strategy, str(tmp_path / "whole"))
 
 
-def test_pipeline_strategy_is_refused(tmp_path):
+def test_layouts_over_different_device_counts_are_refused(tmp_path):
     src, _ = _copy_case("dp", tmp_path)
-    layout = {"dev_matrix": [2, 2], "tensor_map": [0, -1], "field": 0, "opt_weight_shard_step": 0,
-              "opt_weight_shard_size": 0}
+    layout = {"tensor_map": [0, -1], "field": 0, "opt_weight_shard_step": 0, "opt_weight_shard_size": 0}
     path = str(tmp_path / "strategy.json")
     with open(path, "w", encoding="utf-8") as f:
-        json.dump({"parallel_layout_item": {"0-dense.weight": layout, "1-dense.weight": layout}}, f)
-    with pytest.raises(ValueError, match="pipeline"):
+        json.dump({"parallel_layout_item": {"dense.weight": {**layout, "dev_matrix": [2, 2]},
+                                            "dense.bias": {**layout, "tensor_map": [0], "dev_matrix": [2]}}}, f)
+    with pytest.raises(ValueError, match="different numbers of ranks"):
         ms.unified_safetensors(src, path, str(tmp_path / "whole"))
+
+
+def test_pipeline_stage_files_missing(tmp_path):
+    """Stage 1's parameters are read from ranks 2 and 3: without rank 3's file the merge is refused."""
+    src, strategy = _copy_case("pipeline", tmp_path)
+    shutil.rmtree(os.path.join(src, "rank_3"))
+    with pytest.raises(ValueError, match="rank 3"):
+        ms.unified_safetensors(src, strategy, str(tmp_path / "whole"))
 
 
 def test_no_common_parameter(tmp_path):
