@@ -137,3 +137,6 @@ from .serialization import (build_searched_strategy, get_ckpt_path_with_strategy
                             load_distributed_checkpoint, restore_group_info_list)
 __all__ += ["build_searched_strategy", "restore_group_info_list", "get_ckpt_path_with_strategy",
             "load_distributed_checkpoint"]
+# issue 17, top level (unified safetensors): a parallel run's per-rank safetensors merged into whole files
+from .serialization import unified_safetensors  # noqa: E402
+__all__ += ["unified_safetensors"]

@@ -15,3 +15,7 @@ from ..serialization import (build_searched_strategy, load_distributed_checkpoin
 
 __all__ = ["build_searched_strategy", "restore_group_info_list", "merge_sliced_parameter",
            "load_distributed_checkpoint"]
+# issue 17 (unified safetensors): MindSpore has it in mindspore.parallel too
+from ..serialization import unified_safetensors  # noqa: E402
+
+__all__ += ["unified_safetensors"]

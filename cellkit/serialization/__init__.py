@@ -44,3 +44,6 @@ from .distributed import (build_searched_strategy, get_ckpt_path_with_strategy, 
 
 __all__ += ["build_searched_strategy", "restore_group_info_list", "get_ckpt_path_with_strategy",
             "load_distributed_checkpoint"]
+from .unify import unified_safetensors  # noqa: E402
+
+__all__ += ["unified_safetensors"]

@@ -1304,6 +1304,16 @@ EXAMPLES.update({
         "train_strategy_filename": lambda: os.path.join(_STRATEGY_DIR, "strategy_uneven.ckpt")},
 })
 
+# issue 17, top level / parallel (unified safetensors): per-rank safetensors recorded with MindSpore
+# (tests/fixtures/unified/dp: 4 ranks, axis 0 cut over one grid axis), merged into a fresh folder each call.
+_UNIFIED_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "unified")
+EXAMPLES.update({
+    "ms.unified_safetensors": {
+        "src_dir": lambda: os.path.join(_UNIFIED_DIR, "dp", "src"),
+        "src_strategy_file": lambda: os.path.join(_UNIFIED_DIR, "dp", "strategy.ckpt"),
+        "dst_dir": lambda: tempfile.mkdtemp(dir=TMP)},
+})
+
 
 # -- enumerating the surface ----------------------------------------------------------------------------------
 def _call_params(fn):
