@@ -618,14 +618,14 @@ class SummaryCollector(Callback):
         self._tensor_range = None    # tensor_steps() of the current run, fixed at its first step
         self._graph_done = False     # the one-time "graph" record has been written
         self._user_data_done = False
-        self._first_step = True
+        self._at_run_start = True
         self._sink_mode = True
 
     # --- Model enters its callbacks as context managers
     def __enter__(self):
         self._writer = SummaryRecord(log_dir=self._folder, max_file_size=self._file_limit,
                                      raise_exception=False, export_options=self._export)
-        self._first_step = True
+        self._at_run_start = True
         self._sink_mode = True
         return self
 
@@ -697,11 +697,11 @@ class SummaryCollector(Callback):
         """Record this step's values when the schedule says so (always at a run's first step)."""
         if params.mode != "train":
             return
-        if self._first_step:
+        if self._at_run_start:
             total = params.epoch_num if self._sink_mode else params.epoch_num * params.batch_num
             self._tensor_range = tensor_steps(total, self._every, self._tensor_every)
             self._collect(params, None)
-            self._first_step = False
+            self._at_run_start = False
             self._writer.flush()
             return
         number = params.cur_epoch_num if self._sink_mode else params.cur_step_num

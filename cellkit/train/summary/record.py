@@ -260,7 +260,7 @@ class SummaryRecord:
         self.max_file_size, self.raise_exception = max_file_size, raise_exception
         self.file_info = {"file_name": None, "file_path": None}
         try:
-            self._export_options = self._open_files(export_options)
+            self._export_formats = self._open_files(export_options)
         except BaseException:
             self._free_slot()
             raise
@@ -390,7 +390,7 @@ class SummaryRecord:
         if self._outbox.holds(plugin, name):
             _log.warning("For 'SummaryRecord.add_value', %r has duplicate values. Only the newest one will be "
                          "recorded.", f"{name}/{plugin}")
-        options = self._export_options or {}
+        options = self._export_formats or {}
         return _Entry(name, array, options.get(f"{plugin}_format"))
 
     def record(self, step, train_network=None, plugin_filter=None):
