@@ -206,13 +206,11 @@ def test_summary_collector_eval_writes_only_lineage(tmp_path):
 
 
 def test_summary_collector_tensor_range():
-    collector = SummaryCollector.__new__(SummaryCollector)
-    collector._collect_tensor_freq, collector._collect_freq = None, 10
-    params = ms.train.RunContext({"epoch_num": 1, "batch_num": 600}).original_args()
-    params = type("P", (), params)
-    assert list(collector._get_tensor_collect_range(params, False)) == list(range(0, 601, 31))[:20]
-    collector._collect_tensor_freq = 100
-    assert list(collector._get_tensor_collect_range(params, False)) == list(range(0, 601, 100))
+    from cellkit.train.summary.collector import tensor_steps
+
+    # one epoch of 600 steps, collect_freq 10: TensorSummary values thinned out to 20 steps
+    assert list(tensor_steps(1 * 600, 10, None)) == list(range(0, 601, 31))[:20]
+    assert list(tensor_steps(1 * 600, 10, 100)) == list(range(0, 601, 100))
 
 
 def test_summary_ops_in_graph_mode_report_every_step(tmp_path):

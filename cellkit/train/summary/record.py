@@ -1,4 +1,19 @@
-"""``SummaryRecord``: collects values and writes them as MindSpore summary events (MindInsight's format)."""
+"""``SummaryRecord``: collects values and writes them as MindSpore summary events (MindInsight's format).
+
+How a record works, in cellkit's terms:
+
+- :meth:`SummaryRecord.add_value` checks a value and puts it in an
+  :class:`_Outbox` (grouped by plugin, first plugin first);
+- :meth:`SummaryRecord.record` empties the outbox and :func:`_writes_for`
+  turns its content into a list of writes: lineage and graph events, tensors
+  to export as ``.npy``, and last the one summary event of the step;
+- the writes go to two :class:`EventFileWriter` files (``..._MS`` and
+  ``..._lineage``); a file that fails is dropped (or the error raised, with
+  ``raise_exception=True``).
+
+Only one record may be open at a time: :func:`_take_slot` / the ``count``
+class attribute keep MindSpore's rule.
+"""
 from __future__ import annotations
 
 import atexit
@@ -8,7 +23,8 @@ import re
 import threading
 import time
 import weakref
-from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Optional
 from urllib.parse import quote
 
 import numpy as np
@@ -32,7 +48,7 @@ _LINEAGE_PLUGINS = {"train_lineage": ("TrainLineage", "train_lineage"),
 _EXPORT_FORMATS = {"tensor_format": ("npy", None)}
 _NAME_PATTERN = r"^\w+[0-9a-zA-Z\_\.]*$"
 _MAX_PATH = 4096
-_instance_lock = threading.Lock()
+_SLOT_LOCK = threading.Lock()  # guards SummaryRecord.count
 _OPEN_RECORDS = weakref.WeakSet()
 
 
@@ -102,9 +118,9 @@ def make_directory(path, arg_name, owner="SummaryRecord"):
 
 def check_export_options(export_options):
     """``export_options`` checked as MindSpore checks it (None or ``{'tensor_format': 'npy' or None}``)."""
-    if export_options is None:
-        return None
     _train_utils_type_check("export_options", export_options, (dict, type(None)))
+    if not export_options:  # None or {}: nothing to export
+        return export_options
     try:
         for option, value in export_options.items():
             _train_utils_type_check("export_option", option, (str,))
@@ -229,63 +245,57 @@ class SummaryRecord:
 
     def __init__(self, log_dir, file_prefix="events", file_suffix="_MS", num_process=32, network=None,
                  max_file_size=None, raise_exception=False, export_options=None):
-        with _instance_lock:
-            self._check_count()
-            SummaryRecord.count += 1
-        self._counted = True
-        self._mode, self._data_pool = "train", defaultdict(list)
+        _take_slot(type(self))
+        self._holds_slot = True
         self._closed = False
-        self._warned_graph = False
+        self._phase = "train"
+        self._outbox = _Outbox()
+        self._graph_warned = False
+        self._files = {}             # "summary" / "lineage" -> EventFileWriter, until one fails
+        self._npy_folder = None      # where 'tensor' values are exported, when asked
+        self._processes = num_process  # MindSpore's writer processes; cellkit writes in this thread
+        # Public attributes, named as MindSpore names them.
+        self.base_log_dir, self.network = log_dir, network
+        self.file_prefix, self.file_suffix = file_prefix, file_suffix
+        self.max_file_size, self.raise_exception = max_file_size, raise_exception
         self.file_info = {"file_name": None, "file_path": None}
-        self.base_log_dir = log_dir
-        self.file_prefix = file_prefix
-        self.file_suffix = file_suffix
-        self.network = network
-        self.max_file_size = max_file_size
-        self._num_process = num_process
-        self.raise_exception = raise_exception
-        self._export_options = export_options
-        self._writers = {}
         try:
-            self._initialize()
+            self._export_formats = self._open_files(export_options)
         except BaseException:
-            self._release_count()
+            self._free_slot()
             raise
 
-    def _initialize(self):
-        log_path = make_directory(self.base_log_dir, "log_dir")
-        if not isinstance(self.max_file_size, (int, type(None))):
+    def _open_files(self, export_options):
+        """Check the arguments (in MindSpore's order), name the two files and open their writers."""
+        folder = make_directory(self.base_log_dir, "log_dir")
+        limit = self.max_file_size
+        if limit is not None and not isinstance(limit, int):
             raise TypeError(f"For 'SummaryRecord', the 'max_file_size' should be int type, "
-                            f"but got type {type(self.max_file_size)}" + given(self.max_file_size))
-        if not isinstance(self.file_prefix, str) or not isinstance(self.file_suffix, str):
-            # MindSpore always shows the prefix's type; the one that is wrong is shown here.
-            name, bad = (("file_prefix", self.file_prefix) if not isinstance(self.file_prefix, str)
-                         else ("file_suffix", self.file_suffix))
-            raise TypeError(f"For 'SummaryRecord', `file_prefix` and `file_suffix`  should be str, "
-                            f"but got type {type(bad)} ('{name}'{given(bad)})")
+                            f"but got type {type(limit)}" + given(limit))
+        for label, part in (("file_prefix", self.file_prefix), ("file_suffix", self.file_suffix)):
+            if not isinstance(part, str):
+                # MindSpore's message shows the prefix's type either way; cellkit names the part that is wrong.
+                raise TypeError(f"For 'SummaryRecord', `file_prefix` and `file_suffix`  should be str, "
+                                f"but got type {type(part)} ('{label}'{given(part)})")
         _check_name(self.file_prefix, "file_prefix")
         _check_name(self.file_suffix, "file_suffix")
-        if self.max_file_size is not None and self.max_file_size < 0:
-            _log.warning("For 'SummaryRecord', the 'max_file_size' should be greater than 0. but got value %s.",
-                         self.max_file_size)
-            self.max_file_size = None
+        if limit is not None and limit < 0:
+            _log.warning("For 'SummaryRecord', the 'max_file_size' should be greater than 0. but got value %s.", limit)
+            limit = self.max_file_size = None
         _type_check("raise_exception", self.raise_exception, (bool,))
-        seconds = str(int(time.time()))
-        self.file_info["file_name"] = event_file_name(self.file_prefix, self.file_suffix, seconds)
-        self.file_info["file_path"] = os.path.join(log_path, self.file_info["file_name"])
-        self._export_options = check_export_options(self._export_options)
-        self._export_dir = None
-        if self._export_options is not None:
-            self._export_dir = os.path.join(self.base_log_dir, f"export_{seconds}")
-        lineage_path = os.path.join(log_path, event_file_name(self.file_prefix, "_lineage", seconds))
-        self._writers = {
-            "summary": EventFileWriter(self.file_info["file_path"], version_event=True,
-                                       max_file_size=self.max_file_size),
-            "lineage": EventFileWriter(lineage_path, max_file_size=self.max_file_size),
-        }
+        stamp = str(int(time.time()))
+        summary_name = event_file_name(self.file_prefix, self.file_suffix, stamp)
+        self.file_info.update(file_name=summary_name, file_path=os.path.join(folder, summary_name))
+        export_options = check_export_options(export_options)
+        if export_options is not None:
+            self._npy_folder = os.path.join(self.base_log_dir, f"export_{stamp}", "tensor")
+        lineage_file = os.path.join(folder, event_file_name(self.file_prefix, "_lineage", stamp))
+        self._files["summary"] = EventFileWriter(self.file_info["file_path"], version_event=True, max_file_size=limit)
+        self._files["lineage"] = EventFileWriter(lineage_file, max_file_size=limit)
         _OPEN_RECORDS.add(self)
+        return export_options
 
-    # ------------------------------------------------------------------ context manager
+    # --- context manager
     def __enter__(self):
         if self._closed:
             raise ValueError('For "SummaryRecord", SummaryRecord has been closed, '
@@ -295,7 +305,7 @@ class SummaryRecord:
     def __exit__(self, *exc):
         self.close()
 
-    # ------------------------------------------------------------------ public API
+    # --- public API
     def set_mode(self, mode):
         """Set the phase, ``'train'`` or ``'eval'``: in ``'eval'``, values of the summary ops are not recorded.
 
@@ -306,7 +316,7 @@ class SummaryRecord:
         if mode not in ("train", "eval"):
             raise ValueError(f'For "SummaryRecord.set_mode", {mode!r} is not a recognized mode, '
                              'expect the parameter "mode" is "train" or "eval"')
-        self._mode = mode
+        self._phase = mode
 
     def add_value(self, plugin, name, value):
         """Queue ``value`` under ``name`` for the next :meth:`record`.
@@ -346,40 +356,42 @@ class SummaryRecord:
         ...     summary.add_value("scalar", "lr", ms.Tensor(0.01))
         """
         if plugin in _VALUE_PLUGINS:
-            if not name or not isinstance(name, str):
-                raise _NameNotString(f'For "SummaryRecord", the parameter "name" type should be str, '
-                                     f'but got {type(name)}.')
-            if not isinstance(value, Tensor):
-                raise TypeError(f'For "SummaryRecord", the parameter "value" expect to be Tensor, '
-                                f'but got {type(value).__name__}')
-            array = value_to_numpy(plugin, value)
-            if name in {item["tag"] for item in self._data_pool[plugin]}:
-                _log.warning("For 'SummaryRecord.add_value', %r has duplicate values. Only the newest one will be "
-                             "recorded.", f"{name}/{plugin}")
-            data = {"tag": name, "value": array}
-            option = f"{plugin}_format"
-            if self._export_options is not None and option in self._export_options:
-                data["export_option"] = self._export_options[option]
-            self._data_pool[plugin].append(data)
+            entry = self._tensor_entry(plugin, name, value)
         elif plugin in _LINEAGE_PLUGINS:
-            expected = _LINEAGE_PLUGINS[plugin][0]
-            if not _message_named(value, expected):
-                raise TypeError(f"Plugin {plugin!r} expects a {expected} value.")
-            self._data_pool[plugin].append({"value": value.SerializeToString()})
+            wanted = _LINEAGE_PLUGINS[plugin][0]
+            if not _message_named(value, wanted):
+                raise TypeError(f"Plugin {plugin!r} expects a {wanted} value.")
+            entry = _Entry(None, value.SerializeToString())
         elif plugin == "graph":
             if not isinstance(value, (bytes, bytearray)):
                 raise TypeError(f"Plugin 'graph' expects the bytes of a serialized ModelProto, "
                                 f"but got {type(value).__name__}")
-            message_class("ModelProto").FromString(bytes(value))
-            self._data_pool[plugin].append({"value": bytes(value)})
+            message_class("ModelProto").FromString(bytes(value))  # refuse what does not parse
+            entry = _Entry(None, bytes(value))
         elif plugin == "landscape":
             if not _message_named(value, "LossLandscape"):
                 raise TypeError("Plugin 'landscape' expects a LossLandscape value.")
-            self._data_pool[plugin].append({"tag": name, "value": value.SerializeToString()})
+            entry = _Entry(name, value.SerializeToString())
         else:
             raise ValueError(f'For "SummaryRecord.add_value", no such "plugin" of {plugin!r} , expect value is one '
                              'of [tensor, scalar, image, histogram, train_lineage, eval_lineage, dataset_graph, '
                              'custom_lineage_data, graph, landscape]')
+        self._outbox.put(plugin, entry)
+
+    def _tensor_entry(self, plugin, name, value):
+        """A checked scalar / tensor / image / histogram as an outbox entry (a host copy of its array)."""
+        if not (isinstance(name, str) and name):
+            raise _NameNotString(f'For "SummaryRecord", the parameter "name" type should be str, '
+                                 f'but got {type(name)}.')
+        if not isinstance(value, Tensor):
+            raise TypeError(f'For "SummaryRecord", the parameter "value" expect to be Tensor, '
+                            f'but got {type(value).__name__}')
+        array = value_to_numpy(plugin, value)
+        if self._outbox.holds(plugin, name):
+            _log.warning("For 'SummaryRecord.add_value', %r has duplicate values. Only the newest one will be "
+                         "recorded.", f"{name}/{plugin}")
+        options = self._export_formats or {}
+        return _Entry(name, array, options.get(f"{plugin}_format"))
 
     def record(self, step, train_network=None, plugin_filter=None):
         """Write what was added since the last record as one event of ``step``; returns whether it could.
@@ -409,17 +421,21 @@ class SummaryRecord:
         if self._closed:
             _log.error("For 'SummaryRecord', The record writer is closed, please check if close() method is called")
             return False
-        if self.network is not None and not self._warned_graph:
+        if self.network is not None and not self._graph_warned:
             # MindSpore writes the network's compiled (ANF) graph here; cellkit has none in that format.
             _log.warning("Failed to get proto for graph.")
-            self._warned_graph = True
-        if self._mode == "train":
+            self._graph_warned = True
+        if self._phase == "train":  # what ops.*Summary noted inside the network joins this step
             for plugin, name, tensor in _summary_op_values():
                 self.add_value(plugin, name, tensor)
-        pool = self._consume_data_pool(step)
+        groups = self._outbox.take()
         if plugin_filter:
-            pool = {plugin: items for plugin, items in pool.items() if plugin_filter(plugin)}
-        self._write(_pack(pool, time.time()))
+            groups = {plugin: entries for plugin, entries in groups.items() if plugin_filter(plugin)}
+        for target, payload in _writes_for(groups, step, time.time()):
+            if target == "npy":
+                self._save_npy(payload, step)
+            else:
+                self._send(target, payload)
         return True
 
     @property
@@ -433,123 +449,149 @@ class SummaryRecord:
             _log.error("For 'SummaryRecord', the record writer is closed and can not flush, "
                        "please check if close() method is called")
             return
-        for writer in self._writers.values():
-            writer.flush()
+        for file in self._files.values():
+            file.flush()
 
     def close(self):
         """Flush and close the files (they become read-only) and let a new SummaryRecord open."""
         if not self._closed:
             _OPEN_RECORDS.discard(self)
-            for writer in self._writers.values():
-                writer.close()
+            for file in self._files.values():
+                file.close()
             self._closed = True
-        self._release_count()
+        self._free_slot()
 
     def __del__(self):
         # A record nobody holds any more is closed, and frees the one-record slot.  (MindSpore's atexit hook keeps
         # every record alive, so a notebook cell re-run without close() can never open one again; here it can.)
-        if getattr(self, "_counted", False) or not getattr(self, "_closed", True):
+        if getattr(self, "_holds_slot", False) or not getattr(self, "_closed", True):
             try:
                 self.close()
             except Exception:  # noqa: BLE001 -- never raise from a finalizer
                 pass
 
-    # ------------------------------------------------------------------ helpers
-    def _release_count(self):
-        # MindSpore lowers the count on every close(), so closing twice lets two records open at once; once is enough.
-        if self._counted:
-            with _instance_lock:
+    # --- helpers
+    def _free_slot(self):
+        # Given back once per record: MindSpore lowers the count on every close(), so closing twice there lets two
+        # records be open at once.
+        if self._holds_slot:
+            with _SLOT_LOCK:
                 SummaryRecord.count -= 1
-            self._counted = False
+            self._holds_slot = False
 
-    @classmethod
-    def _check_count(cls):
+    def _send(self, target, payload):
+        """One event to one file; a file that fails is closed and no longer written."""
+        file = self._files.get(target)
+        if file is None:
+            return
+        try:
+            file.write(payload)
+        except SizeLimitReached as exc:
+            _log.warning("%s", exc)
+            self._files.pop(target).close()
+        except (OSError, RuntimeError) as exc:
+            _log.error("%s", exc)
+            self._files.pop(target).close()
+            if self.raise_exception:
+                raise
+
+    def _save_npy(self, entry, step):
+        """``export_options={'tensor_format': 'npy'}``: a tensor value also as a read-only ``.npy`` file."""
+        if entry.export != "npy" or self._npy_folder is None:
+            return
+        folder = make_directory(self._npy_folder, "path")
+        path = f"{folder}/{quote(entry.tag, safe='')}_{int(step)}.npy"
+        np.save(path, entry.payload)
+        os.chmod(path, 0o400)
+
+
+def _take_slot(cls):
+    """Count one more open record, or refuse when one is open (MindSpore allows one per process)."""
+    with _SLOT_LOCK:
         if cls.count > 0:
             raise RuntimeError(
                 f"For '{cls.__name__}', only one instance is supported in a training process, "
                 f"you are trying to create a new one when the existing instance number is {cls.count}. "
                 "Please check your scripts.")
-
-    def _consume_data_pool(self, step):
-        pool, self._data_pool = self._data_pool, defaultdict(list)
-        for items in pool.values():
-            for item in items:
-                item["step"] = step
-        return pool
-
-    def _write(self, packed):
-        for kind, data in packed:
-            if kind == "export":
-                self._export(data)
-                continue
-            writer = self._writers.get(kind)
-            if writer is None:
-                continue
-            try:
-                writer.write(data)
-            except SizeLimitReached as exc:
-                _log.warning("%s", exc)
-                self._drop_writer(kind)
-            except (RuntimeError, OSError) as exc:
-                _log.error("%s", exc)
-                self._drop_writer(kind)
-                if self.raise_exception:
-                    raise
-
-    def _drop_writer(self, kind):
-        writer = self._writers.pop(kind)
-        writer.close()
-
-    def _export(self, data):
-        if data.get("export_option") != "npy" or self._export_dir is None:
-            return
-        folder = make_directory(os.path.join(self._export_dir, "tensor"), "path")
-        path = f"{folder}/{quote(data['tag'], safe='')}_{int(data['step'])}.npy"
-        np.save(path, data["value"])
-        os.chmod(path, 0o400)
+        SummaryRecord.count += 1
 
 
-def _pack(pool, wall_time):
-    """``[(writer, bytes)]`` for a consumed data pool: graph and lineage events first, the summary event last."""
-    out, values, step = [], [], None
-    for plugin, items in pool.items():
-        for item in items:
+@dataclass
+class _Entry:
+    """One added value: its tag (None for lineage and graph), what is written, and its export format if any."""
+
+    tag: Optional[str]
+    payload: Any
+    export: Optional[str] = None
+
+
+class _Outbox:
+    """Values added since the last record, grouped by plugin; groups keep the order their plugin first came in,
+    which is the order of the values in the summary event."""
+
+    def __init__(self):
+        self._groups = {}
+
+    def put(self, plugin, entry):
+        self._groups.setdefault(plugin, []).append(entry)
+
+    def holds(self, plugin, tag):
+        return any(entry.tag == tag for entry in self._groups.get(plugin, ()))
+
+    def take(self):
+        """Everything queued, leaving the outbox empty."""
+        groups, self._groups = self._groups, {}
+        return groups
+
+
+def _writes_for(groups, step, wall_time):
+    """``[(target, payload)]`` for the content of an outbox, in order.
+
+    Targets: ``"summary"`` / ``"lineage"`` with an event's bytes, ``"npy"``
+    with an entry to export.  Graph and lineage events come in the order they
+    were added; the summary event holding the step's values comes last.
+    """
+    writes, values = [], []
+    for plugin, entries in groups.items():
+        for entry in entries:
             if plugin == "graph":
-                graph = message_class("ModelProto").FromString(item["value"]).graph
-                event = message_class("Event")(wall_time=time.time(), graph_def=graph)  # no step, as MindSpore
-                out.append(("summary", event.SerializeToString()))
+                graph = message_class("ModelProto").FromString(entry.payload).graph
+                # A graph event carries no step (MindSpore's is the same).
+                writes.append(("summary", message_class("Event")(wall_time=time.time(), graph_def=graph)
+                               .SerializeToString()))
             elif plugin in _LINEAGE_PLUGINS:
-                kind, field = _LINEAGE_PLUGINS[plugin]
+                field = _LINEAGE_PLUGINS[plugin][1]
                 event = message_class("LineageEvent")(wall_time=time.time())
-                getattr(event, field).ParseFromString(item["value"])
-                out.append(("lineage", event.SerializeToString()))
-            elif plugin in _VALUE_PLUGINS or plugin == "landscape":
-                values.append((plugin, item["tag"], item["value"]))
-                step = item["step"]
-            if "export_option" in item:
-                out.append(("export", item))
+                getattr(event, field).ParseFromString(entry.payload)
+                writes.append(("lineage", event.SerializeToString()))
+            else:  # a tensor-like value or a landscape
+                values.append((plugin, entry.tag, entry.payload))
+            if entry.export is not None:
+                writes.append(("npy", entry))
     if values:
-        out.append(("summary", _summary_event(values, step, wall_time).SerializeToString()))
-    return out
+        writes.append(("summary", _summary_event(values, step, wall_time).SerializeToString()))
+    return writes
 
 
 def _summary_event(values, step, wall_time):
+    """The ``Event`` of one step: one ``Summary.Value`` per value (a scalar or image that cannot be shown is
+    left out, as MindSpore leaves it)."""
     event = message_class("Event")(wall_time=wall_time, step=int(step))
-    summary = event.summary
     for plugin, tag, data in values:
-        value = summary.value.add()
-        value.tag = tag
-        keep = True
+        slot = event.summary.value.add()
+        slot.tag = tag
         if plugin == "scalar":
-            keep = fill_scalar(tag, data, value)
-        elif plugin == "tensor":
-            fill_tensor(tag, data, value.tensor)
+            shown = fill_scalar(tag, data, slot)
         elif plugin == "image":
-            keep = fill_image(tag, data, value.image)
-        elif plugin == "histogram":
-            fill_histogram(data, value.histogram)
+            shown = fill_image(tag, data, slot.image)
         else:
-            value.loss_landscape.ParseFromString(data)
-        if not keep:
-            del summary.value[-1]
+            shown = True
+            if plugin == "tensor":
+                fill_tensor(tag, data, slot.tensor)
+            elif plugin == "histogram":
+                fill_histogram(data, slot.histogram)
+            else:
+                slot.loss_landscape.ParseFromString(data)
+        if not shown:
+            del event.summary.value[-1]
     return event
