@@ -293,9 +293,11 @@ def hardsigmoid(input):
     >>> print(hardsigmoid(ms.Tensor([-4.0, 0.0, 4.0])))
     [0.  0.5 1. ]
     """
-    t, a = _float_input(input, "hardsigmoid")
-    xs = xp()
-    out = xs.clip(a + 3, 0.0, 6.0) / 6
+    t = tensor_arg(input, "input", "hardsigmoid")
+    if _dt.dtype_of(t._data).kind != "float":
+        return _hard_on_integers(t, "hardsigmoid", lambda f: xp().clip(f + 3, 0.0, 6.0) / 6)
+    a = t._data
+    out = xp().clip(a + 3, 0.0, 6.0) / 6
     return _finish(t, out, "HSigmoid", _hardsigmoid_rule, (a,))
 
 
@@ -309,12 +311,31 @@ def hardswish(input):
 
     >>> import cellkit as ms
     >>> print(hardswish(ms.Tensor([-4.0, 0.0, 4.0])))
-    [-0.  0.  4.]
+    [0. 0. 4.]
     """
-    t, a = _float_input(input, "hardswish")
-    xs = xp()
-    out = a * xs.clip(a + 3, 0.0, 6.0) / 6
+    t = tensor_arg(input, "input", "hardswish")
+    if _dt.dtype_of(t._data).kind != "float":
+        return _hard_on_integers(t, "hardswish", lambda f: f * xp().clip(f + 3, 0.0, 6.0) / 6)
+    a = t._data
+    # "+ 0.0" turns the -0.0 that x * 0 gives for x < -3 into 0.0, which prints as MindSpore's "0."
+    out = a * xp().clip(a + 3, 0.0, 6.0) / 6 + 0.0
     return _finish(t, out, "HSwish", _hardswish_rule, (a,))
+
+
+def _hard_on_integers(t, op, formula):
+    """hardswish / hardsigmoid of a signed-integer tensor: MindSpore keeps the dtype and divides as integers do.
+
+    The formula runs in float64 (exact for these values) and is cut toward zero, as C's integer division
+    cuts: hardswish(-1) = -1 * 2 / 6 -> 0.  Unsigned and bool tensors are refused, as MindSpore refuses them.
+    No gradient flows through an integer result.
+    """
+    dtype = _dt.dtype_of(t._data)
+    if dtype.kind != "int" or dtype is _dt.uint8:
+        raise TypeError(f"For '{op}', 'input' must be a float or signed int tensor "
+                        f"(Float16, Float32, Float64, BFloat16, Int8, Int16, Int32, Int64), but got {dtype}")
+    xs = xp()
+    exact = formula(xs.astype(t._data, _dt.float64.to_backend(xs)))
+    return wrap(xs.astype(xs.trunc(exact), t._data.dtype))
 
 
 def _hardswish_rule(m, node, g):
