@@ -1239,6 +1239,8 @@ EXTRA_ERRORS = {
 # an earlier input left behind).
 EXTRA_ERRORS.update({f"{where}.{name}": (NotADirectoryError,) for where in ("ms", "train")
                      for name in ("SummaryRecord", "SummaryCollector", "SummaryLandscape")})
+# unified_safetensors given a file as its output folder (an earlier walk input can leave one behind).
+EXTRA_ERRORS.update({"ms.unified_safetensors": (NotADirectoryError,), "parallel.unified_safetensors": (NotADirectoryError,)})
 
 
 # -- issue 17, graph mode (ms.mutable, ms.jit_class, ms.export / ms.load, nn.GraphCell, ops.Custom) -------------

@@ -107,7 +107,8 @@ def make_directory(path, arg_name, owner="SummaryRecord"):
         raise ValueError(f"The {arg_name} length is too long, it should be limited in {_MAX_PATH}.")
     if os.path.exists(path):
         if not os.path.isdir(path):
-            raise NotADirectoryError(f"The path({path}) is a file path, it should be a directory path.")
+            raise NotADirectoryError(f"The path({path}) is a file path, it should be a directory path. "
+                                     f"(For '{owner}', '{arg_name}')")
         return path
     try:
         os.makedirs(path, mode=0o700, exist_ok=True)
