@@ -8,6 +8,10 @@ saved network is the training Cell, so the optimizer's state (``global_step``,
 ``learning_rate``, ``moments.*``) is in the file, as in MindSpore.  In PyNative mode MindSpore
 writes no ``-graph.meta`` file, and neither does cellkit.
 
+The callback itself only wires small rules together; they live in ``checkpoint_policy.py``:
+when a save is due (``_SaveSchedule``), which old files go (``_Retention``) and how files are
+named.  ``CheckpointConfig`` checks its arguments with one small function per rule, below.
+
 >>> import os, tempfile
 >>> import numpy as np
 >>> from cellkit import nn
