@@ -8,6 +8,10 @@ saved network is the training Cell, so the optimizer's state (``global_step``,
 ``learning_rate``, ``moments.*``) is in the file, as in MindSpore.  In PyNative mode MindSpore
 writes no ``-graph.meta`` file, and neither does cellkit.
 
+The callback itself only wires small rules together; they live in ``checkpoint_policy.py``:
+when a save is due (``_SaveSchedule``), which old files go (``_Retention``) and how files are
+named.  ``CheckpointConfig`` checks its arguments with one small function per rule, below.
+
 >>> import os, tempfile
 >>> import numpy as np
 >>> from cellkit import nn
@@ -27,49 +31,135 @@ import os
 import signal
 import sys
 import threading
-import time
 
 from ..nn.cell import Cell
 from ..parameter import Parameter
 from ..serialization import load_checkpoint, save_checkpoint
 from ..tensor import Tensor
 from .callback import Callback, _check_bool, _check_non_negative_int
+from .checkpoint_policy import (_breakpoint_file_name, _ensure_folder, _free_prefix, _periodic_file_name, _Retention,
+                                _SaveSchedule)
 
 __all__ = ["CheckpointConfig", "ModelCheckpoint", "BackupAndRestore", "OnRequestExit"]
 
-_INFO_LIST = ("epoch_num", "step_num")
+_CONFIG = "CheckpointConfig"
+_COUNTERS = ("epoch_num", "step_num")  # the strings ``append_info`` may hold
+_EXTRA_VALUE_TYPES = (int, float, bool, str, Parameter, Tensor)
 
 
-def _make_directory(path, arg_name="path"):
-    if not isinstance(path, str) or not path.strip():
-        raise ValueError(f"The '{arg_name}' should be a non-empty string, but got {path!r}.")
-    given = path
-    path = os.path.realpath(os.path.expanduser(path))
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as exc:  # a file of that name, no permission, a name the file system refuses ...
-        raise ValueError(f"The '{arg_name}' must be a folder that exists or can be created, but got {given!r}: "
-                         f"the directory {path!r} cannot be created ({exc})") from None
-    return path
+# ----------------------------------------------------------------------------- CheckpointConfig: one rule each
 
 
-def _prefix_if_taken(directory, prefix, exception=False):
-    """``prefix``, or ``prefix_N`` when files of an earlier run with that prefix are in ``directory``."""
-    suffix_num = 0
-    for filename in os.listdir(directory):
-        base, ext = os.path.splitext(filename)
-        breakpoint_file = filename.endswith("_breakpoint.ckpt")
-        if exception != breakpoint_file or (not exception and ext not in (".ckpt", ".safetensors")):
-            continue
-        if not filename.startswith(prefix) or len(filename) <= len(prefix) or filename[len(prefix)].isalpha():
-            continue
-        rest = filename[len(prefix):]
-        index = rest.find("-")
-        if index == 0:
-            suffix_num = max(suffix_num, 1)
-        elif index != -1 and rest[1:index].isdigit():
-            suffix_num = max(suffix_num, int(rest[1:index]) + 1)
-    return f"{prefix}_{suffix_num}" if suffix_num else prefix
+def _count_or_none(value, name):
+    """A save/keep setting is None or an int >= 0."""
+    if value is None:
+        return None
+    return _check_non_negative_int(value, name, _CONFIG)
+
+
+def _cell_or_none(saved_network):
+    """``saved_network`` is None or a Cell."""
+    if saved_network is None or isinstance(saved_network, Cell):
+        return saved_network
+    raise TypeError("For 'CheckpointConfig', the type of 'saved_network' must be None or Cell, "
+                    f"but got {type(saved_network)}.")
+
+
+def _require_a_policy(*settings):
+    """At least one of the four save/keep settings must be switched on."""
+    if any(settings):
+        return
+    raise ValueError("For 'CheckpointConfig', the input arguments 'save_checkpoint_steps', "
+                     "'save_checkpoint_seconds', 'keep_checkpoint_max' and 'keep_checkpoint_per_n_minutes' "
+                     "can't be all None or 0.")
+
+
+def _steps_over_seconds(steps, seconds):
+    """Saving every N steps, when asked for, switches saving by time off."""
+    if steps and steps > 0:
+        return steps, None
+    return steps, seconds
+
+
+def _max_over_minutes(keep_max, per_minutes):
+    """A positive file count switches the per-minutes rule off; with neither, one file is kept."""
+    if keep_max and keep_max > 0:
+        return keep_max, None
+    if not per_minutes:
+        return 1, per_minutes
+    return keep_max, per_minutes
+
+
+def _async_setting(async_save):
+    """A bool, or a str naming how to write in the background (kept as given)."""
+    names_a_writer = isinstance(async_save, str)
+    return async_save if names_a_writer else _check_bool(async_save, "async_save", _CONFIG)
+
+
+def _extra_entry(key, value):
+    """One entry of the dict in ``append_info``: a str key and a scalar, str or Tensor value."""
+    if isinstance(key, str) and isinstance(value, _EXTRA_VALUE_TYPES):
+        return
+    raise TypeError("For 'CheckpointConfig', the key type of the dict 'append_info' must be "
+                    "string, the value type must be int or float or bool, "
+                    f"but got key type {type(key)}, value type {type(value)}")
+
+
+def _extra_entries(append_info):
+    """``append_info`` as the dict written next to the Parameters (None when nothing is asked for).
+
+    The counters ``'epoch_num'`` / ``'step_num'`` start at 0 (``ModelCheckpoint`` fills them in);
+    at most one dict adds fixed entries.
+    """
+    if isinstance(append_info, list):
+        if not append_info:
+            return None
+    elif append_info is None:
+        return None
+    else:
+        raise TypeError(f"For 'CheckpointConfig', the type of 'append_info' must be list,but got {type(append_info)}.")
+    entries = {counter: 0 for counter in _COUNTERS if counter in append_info}
+    dicts_seen = 0
+    for item in append_info:
+        if isinstance(item, str):
+            if item not in _COUNTERS:
+                raise ValueError("For 'CheckpointConfig', the value of element in the argument 'append_info' "
+                                 f"must be in {list(_COUNTERS)}, but got {item}.")
+        elif isinstance(item, dict):
+            dicts_seen += 1
+            if dicts_seen > 1:
+                raise TypeError(f"For 'CheckpointConfig', the element of 'append_info' must has only one dict, "
+                                f"but got {dicts_seen}")
+            for key, value in item.items():
+                _extra_entry(key, value)
+                entries[key] = value
+        else:
+            raise TypeError("For 'CheckpointConfig', the type of 'append_info' element must be str or dict,"
+                            f"but got {type(item)}.")
+    return entries
+
+
+def _bytes_or_none(enc_key):
+    if enc_key is None or isinstance(enc_key, bytes):
+        return enc_key
+    raise TypeError(f"For 'CheckpointConfig', 'enc_key' must be bytes or None, but got {type(enc_key)}.")
+
+
+def _mode_text(enc_mode):
+    if isinstance(enc_mode, str):
+        return enc_mode
+    raise TypeError(f"For 'CheckpointConfig', 'enc_mode' must be str, but got {type(enc_mode)}.")
+
+
+def _file_format(fmt):
+    if fmt in ("ckpt", "safetensors"):
+        return fmt
+    raise ValueError(f"For 'CheckpointConfig', 'format' must be 'ckpt' or 'safetensors', but got {fmt!r}.")
+
+
+def _setting(name, doc):
+    """A read-only property showing one entry of the config's ``_settings``."""
+    return property(lambda self: self._settings[name], doc=doc)
 
 
 class CheckpointConfig:
@@ -127,156 +217,58 @@ class CheckpointConfig:
                  keep_checkpoint_per_n_minutes=0, integrated_save=True, async_save=False, saved_network=None,
                  append_info=None, enc_key=None, enc_mode="AES-GCM", exception_save=False, crc_check=False,
                  remove_redundancy=False, format="ckpt", **kwargs):
-        where = "CheckpointConfig"
-        if save_checkpoint_steps is not None:
-            save_checkpoint_steps = _check_non_negative_int(save_checkpoint_steps, "save_checkpoint_steps", where)
-        if save_checkpoint_seconds is not None:
-            save_checkpoint_seconds = _check_non_negative_int(save_checkpoint_seconds, "save_checkpoint_seconds",
-                                                              where)
-        if keep_checkpoint_max is not None:
-            keep_checkpoint_max = _check_non_negative_int(keep_checkpoint_max, "keep_checkpoint_max", where)
-        if keep_checkpoint_per_n_minutes is not None:
-            keep_checkpoint_per_n_minutes = _check_non_negative_int(keep_checkpoint_per_n_minutes,
-                                                                    "keep_checkpoint_per_n_minutes", where)
-        if saved_network is not None and not isinstance(saved_network, Cell):
-            raise TypeError("For 'CheckpointConfig', the type of 'saved_network' must be None or Cell, "
-                            f"but got {type(saved_network)}.")
-        if not save_checkpoint_steps and not save_checkpoint_seconds and not keep_checkpoint_max \
-                and not keep_checkpoint_per_n_minutes:
-            raise ValueError("For 'CheckpointConfig', the input arguments 'save_checkpoint_steps', "
-                             "'save_checkpoint_seconds', 'keep_checkpoint_max' and 'keep_checkpoint_per_n_minutes' "
-                             "can't be all None or 0.")
-        self.exception_save = _check_bool(exception_save, "exception_save", where)
-        self._save_checkpoint_steps = save_checkpoint_steps
-        self._save_checkpoint_seconds = save_checkpoint_seconds
-        if self._save_checkpoint_steps and self._save_checkpoint_steps > 0:
-            self._save_checkpoint_seconds = None
-        self._keep_checkpoint_max = keep_checkpoint_max
-        self._keep_checkpoint_per_n_minutes = keep_checkpoint_per_n_minutes
-        if self._keep_checkpoint_max and self._keep_checkpoint_max > 0:
-            self._keep_checkpoint_per_n_minutes = None
-        elif not self._keep_checkpoint_per_n_minutes:
-            self._keep_checkpoint_max = 1
-        self._integrated_save = _check_bool(integrated_save, "integrated_save", where)
-        self._async_save = _check_bool(async_save, "async_save", where) if not isinstance(async_save, str) \
-            else async_save
-        self._saved_network = saved_network
-        self._append_dict = self._handle_append_info(append_info)
-        if enc_key is not None and not isinstance(enc_key, bytes):
-            raise TypeError(f"For 'CheckpointConfig', 'enc_key' must be bytes or None, but got {type(enc_key)}.")
-        self._enc_key = enc_key
-        if not isinstance(enc_mode, str):
-            raise TypeError(f"For 'CheckpointConfig', 'enc_mode' must be str, but got {type(enc_mode)}.")
-        self._enc_mode = enc_mode
-        self._crc_check = _check_bool(crc_check, "crc_check", where)
-        if format not in ("ckpt", "safetensors"):
-            raise ValueError(f"For 'CheckpointConfig', 'format' must be 'ckpt' or 'safetensors', but got {format!r}.")
-        self._format = format
-        self._map_param_inc = kwargs.get("incremental", False)
+        # The checks run in this order, so the first wrong argument is the one reported.
+        steps = _count_or_none(save_checkpoint_steps, "save_checkpoint_steps")
+        seconds = _count_or_none(save_checkpoint_seconds, "save_checkpoint_seconds")
+        keep_max = _count_or_none(keep_checkpoint_max, "keep_checkpoint_max")
+        per_minutes = _count_or_none(keep_checkpoint_per_n_minutes, "keep_checkpoint_per_n_minutes")
+        network = _cell_or_none(saved_network)
+        _require_a_policy(steps, seconds, keep_max, per_minutes)
+        self.exception_save = _check_bool(exception_save, "exception_save", _CONFIG)
+        steps, seconds = _steps_over_seconds(steps, seconds)
+        keep_max, per_minutes = _max_over_minutes(keep_max, per_minutes)
+        settings = {"save_checkpoint_steps": steps, "save_checkpoint_seconds": seconds,
+                    "keep_checkpoint_max": keep_max, "keep_checkpoint_per_n_minutes": per_minutes}
+        settings["integrated_save"] = _check_bool(integrated_save, "integrated_save", _CONFIG)
+        settings["async_save"] = _async_setting(async_save)
+        settings["saved_network"] = network
+        settings["append_dict"] = _extra_entries(append_info)
+        settings["enc_key"] = _bytes_or_none(enc_key)
+        settings["enc_mode"] = _mode_text(enc_mode)
+        settings["crc_check"] = _check_bool(crc_check, "crc_check", _CONFIG)
+        settings["format"] = _file_format(format)
+        settings["map_param_inc"] = kwargs.get("incremental", False)
+        self._settings = settings
         self.enable_redundance = kwargs.get("enable_redundance", False)
-        self.remove_redundancy = _check_bool(remove_redundancy, "remove_redundancy", where)
+        self.remove_redundancy = _check_bool(remove_redundancy, "remove_redundancy", _CONFIG)
 
-    save_checkpoint_steps = property(lambda self: self._save_checkpoint_steps,
-                                     doc="Steps between saves (None when saving by time).")
-    save_checkpoint_seconds = property(lambda self: self._save_checkpoint_seconds,
-                                       doc="Seconds between saves (None when saving by steps).")
-    keep_checkpoint_max = property(lambda self: self._keep_checkpoint_max, doc="How many files are kept.")
-    keep_checkpoint_per_n_minutes = property(lambda self: self._keep_checkpoint_per_n_minutes,
-                                             doc="Keep one file per this many minutes.")
-    integrated_save = property(lambda self: self._integrated_save, doc="Accepted (one process).")
-    async_save = property(lambda self: self._async_save, doc="Write from a thread.")
-    saved_network = property(lambda self: self._saved_network, doc="The Cell saved instead of the training one.")
-    enc_key = property(lambda self: self._enc_key, doc="The encryption key (bytes) or None.")
-    enc_mode = property(lambda self: self._enc_mode, doc="The encryption mode.")
-    crc_check = property(lambda self: self._crc_check, doc="Whether a CRC is written.")
-    format = property(lambda self: self._format, doc="'ckpt' or 'safetensors'.")
-    append_dict = property(lambda self: self._append_dict, doc="The extra entries saved with the Parameters.")
-    map_param_inc = property(lambda self: self._map_param_inc, doc="Incremental map-parameter saving (unused).")
+    save_checkpoint_steps = _setting("save_checkpoint_steps", "Steps between saves (None when saving by time).")
+    save_checkpoint_seconds = _setting("save_checkpoint_seconds", "Seconds between saves (None when saving by steps).")
+    keep_checkpoint_max = _setting("keep_checkpoint_max", "How many files are kept.")
+    keep_checkpoint_per_n_minutes = _setting("keep_checkpoint_per_n_minutes", "Keep one file per this many minutes.")
+    integrated_save = _setting("integrated_save", "Accepted (one process).")
+    async_save = _setting("async_save", "Write from a thread.")
+    saved_network = _setting("saved_network", "The Cell saved instead of the training one.")
+    enc_key = _setting("enc_key", "The encryption key (bytes) or None.")
+    enc_mode = _setting("enc_mode", "The encryption mode.")
+    crc_check = _setting("crc_check", "Whether a CRC is written.")
+    format = _setting("format", "'ckpt' or 'safetensors'.")
+    append_dict = _setting("append_dict", "The extra entries saved with the Parameters.")
+    map_param_inc = _setting("map_param_inc", "Incremental map-parameter saving (unused).")
 
     def get_checkpoint_policy(self):
         """The save and keep settings as a dict."""
-        return {"save_checkpoint_steps": self.save_checkpoint_steps,
-                "save_checkpoint_seconds": self.save_checkpoint_seconds,
-                "keep_checkpoint_max": self.keep_checkpoint_max,
-                "keep_checkpoint_per_n_minutes": self.keep_checkpoint_per_n_minutes,
-                "saved_network": self.saved_network}
-
-    @staticmethod
-    def _handle_append_info(append_info):
-        if append_info is None or append_info == []:
-            return None
-        if not isinstance(append_info, list):
-            raise TypeError(f"For 'CheckpointConfig', the type of 'append_info' must be list,but got {type(append_info)}.")
-        handled = {}
-        if "epoch_num" in append_info:
-            handled["epoch_num"] = 0
-        if "step_num" in append_info:
-            handled["step_num"] = 0
-        dicts = 0
-        for element in append_info:
-            if not isinstance(element, (str, dict)):
-                raise TypeError("For 'CheckpointConfig', the type of 'append_info' element must be str or dict,"
-                                f"but got {type(element)}.")
-            if isinstance(element, str) and element not in _INFO_LIST:
-                raise ValueError("For 'CheckpointConfig', the value of element in the argument 'append_info' "
-                                 f"must be in {list(_INFO_LIST)}, but got {element}.")
-            if isinstance(element, dict):
-                dicts += 1
-                if dicts > 1:
-                    raise TypeError(f"For 'CheckpointConfig', the element of 'append_info' must has only one dict, "
-                                    f"but got {dicts}")
-                for key, value in element.items():
-                    if not isinstance(key, str) or isinstance(value, (list, tuple, dict)) or \
-                            not isinstance(value, (int, float, bool, str, Parameter, Tensor)):
-                        raise TypeError("For 'CheckpointConfig', the key type of the dict 'append_info' must be "
-                                        "string, the value type must be int or float or bool, "
-                                        f"but got key type {type(key)}, value type {type(value)}")
-                    handled[key] = value
-        return handled
+        wanted = ("save_checkpoint_steps", "save_checkpoint_seconds", "keep_checkpoint_max",
+                  "keep_checkpoint_per_n_minutes", "saved_network")
+        return {name: self._settings[name] for name in wanted}
 
 
-class _CheckpointManager:
-    """The files of one prefix in one directory: listing, removing the oldest, keeping one per n minutes."""
+# ----------------------------------------------------------------------------- ModelCheckpoint
 
-    def __init__(self, format="ckpt"):
-        self._files = []
-        self._format = format
 
-    @property
-    def ckpoint_num(self):
-        return len(self._files)
-
-    def update_ckpoint_filelist(self, directory, prefix):
-        self._files = []
-        ext = f".{self._format}"
-        for filename in os.listdir(directory):
-            if os.path.splitext(filename)[-1] == ext and filename.startswith(prefix + "-"):
-                middle = filename[len(prefix):-len(ext)]
-                if not any(ch.isalpha() for ch in middle):
-                    self._files.append(os.path.join(directory, filename))
-
-    def remove_ckpoint_file(self, file_name):
-        try:
-            os.remove(file_name)
-        except OSError:
-            pass
-        if file_name in self._files:
-            self._files.remove(file_name)
-
-    def remove_oldest_ckpoint_file(self):
-        self.remove_ckpoint_file(sorted(self._files, key=os.path.getmtime)[0])
-
-    def keep_one_ckpoint_per_minutes(self, minutes, cur_time):
-        doomed, oldest_file, oldest_time = [], "", cur_time
-        for path in self._files:
-            modified = os.path.getmtime(path)
-            if cur_time - modified < 60 * minutes:
-                doomed.append(path)
-                if modified < oldest_time:
-                    oldest_time, oldest_file = modified, path
-        for path in doomed:
-            if path != oldest_file:
-                self.remove_ckpoint_file(path)
+def _usable_prefix(prefix):
+    """A file-name prefix is a str without '/'."""
+    return isinstance(prefix, str) and "/" not in prefix
 
 
 class ModelCheckpoint(Callback):
@@ -316,133 +308,127 @@ class ModelCheckpoint(Callback):
     """
 
     def __init__(self, prefix="CKP", directory=None, config=None):
-        self._latest_ckpt_file_name = ""
-        self._init_time = time.time()
-        self._last_time = time.time()
-        self._last_time_for_keep = time.time()
-        self._last_triggered_step = 0
-        self._directory_func = None
-        self._prefix_func = None
-        if not callable(prefix) and (not isinstance(prefix, str) or prefix.find("/") >= 0):
+        if not callable(prefix) and not _usable_prefix(prefix):
             raise ValueError("For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is invalid, it "
                              f"must be callable or string that does not contain '/', but got {prefix}.")
-        self._prefix = prefix
-        self._exception_prefix = prefix
-        if directory is not None:
-            if callable(directory):
-                self._directory_func = directory
-                self._directory = None
-            else:
-                self._directory = _make_directory(directory, "directory")
+        # Where files go: a fixed folder, or one asked of ``folder_maker`` at every step.
+        self._folder_maker = directory if callable(directory) else None
+        if self._folder_maker is not None:
+            self._folder = None
+        elif directory is None:
+            self._folder = os.getcwd()
         else:
-            self._directory = os.getcwd()
-        if callable(prefix):
-            self._prefix_func = prefix
+            self._folder = _ensure_folder(directory, "directory")
         if config is None:
             config = CheckpointConfig()
         elif not isinstance(config, CheckpointConfig):
             raise TypeError("For 'ModelCheckpoint', the type of argument 'config' should be 'CheckpointConfig', "
                             f"but got {type(config)}.")
         self._config = config
-        self._manager = _CheckpointManager(config.format)
-        if not callable(directory) and not callable(prefix):
-            self._prefix = _prefix_if_taken(self._directory, self._prefix)
-        self._append_dict = config.append_dict or {}
-        self._append_epoch_num = self._append_dict.get("epoch_num", 0)
-        self._append_step_num = self._append_dict.get("step_num", 0)
-        self._epoch_step = (0, 0)
+        # What files are called: ``prefix`` as given (breakpoint files use it), the name maker when it
+        # is callable, and the stem in use now (a fixed prefix moves to ``<prefix>_N`` if taken).
+        self._given_prefix = prefix
+        self._name_maker = prefix if callable(prefix) else None
+        self._stem = prefix
+        if self._name_maker is None and self._folder_maker is None:
+            self._stem = _free_prefix(self._folder, prefix)
+        self._schedule = _SaveSchedule(config.save_checkpoint_steps, config.save_checkpoint_seconds)
+        self._retention = _Retention(config.keep_checkpoint_max, config.keep_checkpoint_per_n_minutes, config.format)
+        # ``append_info``'s entries; the counters are the configured start values plus the run's own.
+        self._extras = config.append_dict or {}
+        self._counter_start = {counter: self._extras.get(counter, 0) for counter in _COUNTERS}
+        self._position = (0, 0)  # (epoch, step within it) of the step running now, for a breakpoint file
+        self._running_network = None
+        self._newest_file = ""
 
     @property
     def latest_ckpt_file_name(self):
         """The path of the last checkpoint written."""
-        return self._latest_ckpt_file_name
+        return self._newest_file
 
     def step_end(self, run_context):
         """Save if the configured number of steps (or seconds) has passed."""
-        cb_params = run_context.original_args()
-        if self._prefix_func:
-            self._prefix = self._prefix_func(cb_params)
-            if not isinstance(self._prefix, str) or self._prefix.find("/") >= 0:
+        run = run_context.original_args()
+        if self._name_maker is not None:
+            self._stem = self._name_maker(run)
+            if not _usable_prefix(self._stem):
                 raise ValueError("For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is callable, "
-                                 f"it must return a string that does not contain '/', but got {self._prefix}.")
-        if self._directory_func:
-            self._directory = _make_directory(self._directory_func(cb_params), "directory")
-        self._save_ckpt(cb_params)
+                                 f"it must return a string that does not contain '/', but got {self._stem}.")
+        if self._folder_maker is not None:
+            self._folder = _ensure_folder(self._folder_maker(run), "directory")
+        self._save_if_due(run)
 
     def end(self, run_context):
         """Save the last state when training ends."""
-        self._save_ckpt(run_context.original_args(), force_to_save=True)
+        self._save_if_due(run_context.original_args(), at_end=True)
 
     def on_train_step_begin(self, run_context):
-        cb_params = run_context.original_args()
-        batch_num = cb_params.get("batch_num") or 0
-        step = cb_params.get("cur_step_num", 0) + 1
-        self._epoch_step = (cb_params.get("cur_epoch_num", 0), (step - 1) % batch_num + 1 if batch_num else step)
-        self._network = cb_params.get("train_network")
+        run = run_context.original_args()
+        steps_per_epoch = run.get("batch_num") or 0
+        step = run.get("cur_step_num", 0) + 1
+        step_in_epoch = (step - 1) % steps_per_epoch + 1 if steps_per_epoch else step
+        self._position = (run.get("cur_epoch_num", 0), step_in_epoch)
+        self._running_network = run.get("train_network")
 
     def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None and self._config.exception_save and getattr(self, "_network", None) is not None \
-                and self._directory is not None:
+        failed = exc_type is not None
+        if failed and self._config.exception_save and self._running_network is not None and self._folder is not None:
             self._save_breakpoint()
         return None
 
+    def _count_into_extras(self, epoch, step):
+        """Write the run's epoch and step into the ``append_info`` counters that were asked for."""
+        for counter, value in (("epoch_num", epoch), ("step_num", step)):
+            if counter in self._extras:
+                self._extras[counter] = self._counter_start[counter] + value
+
     def _save_breakpoint(self):
-        epoch, step = self._epoch_step
-        prefix = self._exception_prefix if isinstance(self._exception_prefix, str) else "CKP"
-        prefix = _prefix_if_taken(self._directory, prefix, exception=True)
-        path = os.path.join(self._directory, f"{prefix}-{epoch}_{step}_breakpoint.ckpt")
-        self._fill_append_dict(epoch, step)
-        save_checkpoint(self._network, path, self._config.integrated_save, False, self._append_dict or None,
-                        self._config.enc_key, self._config.enc_mode)
+        epoch, step_in_epoch = self._position
+        base = self._given_prefix if isinstance(self._given_prefix, str) else "CKP"
+        stem = _free_prefix(self._folder, base, breakpoints=True)
+        target = os.path.join(self._folder, _breakpoint_file_name(stem, epoch, step_in_epoch))
+        self._count_into_extras(epoch, step_in_epoch)
+        cfg = self._config
+        save_checkpoint(self._running_network, target, cfg.integrated_save, False, self._extras or None,
+                        cfg.enc_key, cfg.enc_mode)
 
-    def _check_save_ckpt(self, cb_params, force_to_save):
-        steps = self._config.save_checkpoint_steps
-        if steps and steps > 0:
-            return cb_params.cur_step_num >= self._last_triggered_step + steps or force_to_save
-        seconds = self._config.save_checkpoint_seconds
-        if seconds and seconds > 0:
-            now = time.time()
-            if now - self._last_time > seconds or force_to_save:
-                self._last_time = now
-                return True
-        return False
+    def _file_name_for(self, epoch, step):
+        extension = self._config.format
+        if self._name_maker is not None:  # the callable gave the whole name
+            return f"{self._stem}.{extension}"
+        return _periodic_file_name(self._stem, epoch, step, extension)
 
-    def _fill_append_dict(self, epoch_num, step_num):
-        if "epoch_num" in self._append_dict:
-            self._append_dict["epoch_num"] = self._append_epoch_num + epoch_num
-        if "step_num" in self._append_dict:
-            self._append_dict["step_num"] = self._append_step_num + step_num
-
-    def _save_ckpt(self, cb_params, force_to_save=False):
-        if cb_params.cur_step_num == self._last_triggered_step:
+    def _save_if_due(self, run, at_end=False):
+        step = run.cur_step_num
+        if not self._schedule.due(step, at_end):
             return
-        if not self._check_save_ckpt(cb_params, force_to_save):
-            return
-        batch_num = cb_params.get("batch_num") or cb_params.cur_step_num
-        step_in_epoch = int((cb_params.cur_step_num - 1) % batch_num + 1)
-        fmt = self._config.format
-        if self._prefix_func:
-            name = f"{self._prefix}.{fmt}"
-        else:
-            name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}.{fmt}"
-        self._manager.update_ckpoint_filelist(self._directory, self._prefix)
-        keep_max = self._config.keep_checkpoint_max
-        per_minutes = self._config.keep_checkpoint_per_n_minutes
-        if keep_max and 0 < keep_max <= self._manager.ckpoint_num:
-            self._manager.remove_oldest_ckpoint_file()
-        elif per_minutes and per_minutes > 0:
-            now = time.time()
-            if now - self._last_time_for_keep < per_minutes * 60:
-                self._manager.keep_one_ckpoint_per_minutes(per_minutes, now)
-        path = os.path.join(self._directory, name)
-        self._last_time_for_keep = time.time()
-        self._last_triggered_step = cb_params.cur_step_num
-        self._fill_append_dict(cb_params.cur_epoch_num, cb_params.cur_step_num)
-        network = self._config.saved_network if self._config.saved_network is not None else cb_params.train_network
-        save_checkpoint(network, path, self._config.integrated_save, self._config.async_save,
-                        self._append_dict or None, self._config.enc_key, self._config.enc_mode,
-                        crc_check=self._config.crc_check, format=fmt)
-        self._latest_ckpt_file_name = path
+        epoch = run.cur_epoch_num
+        steps_per_epoch = run.get("batch_num") or step
+        name = self._file_name_for(epoch, int((step - 1) % steps_per_epoch + 1))
+        self._retention.make_room(self._folder, self._stem)
+        target = os.path.join(self._folder, name)
+        self._schedule.saved(step)
+        self._count_into_extras(epoch, step)
+        cfg = self._config
+        network = run.train_network if cfg.saved_network is None else cfg.saved_network
+        # save_checkpoint writes a temporary file and renames it, so a crash never leaves half a checkpoint.
+        save_checkpoint(network, target, cfg.integrated_save, cfg.async_save, self._extras or None,
+                        cfg.enc_key, cfg.enc_mode, crc_check=cfg.crc_check, format=cfg.format)
+        self._newest_file = target
+
+
+# ----------------------------------------------------------------------------- BackupAndRestore
+
+
+def _epochs_between_backups(save_freq):
+    """``'epoch'`` means every epoch; otherwise a positive int."""
+    if isinstance(save_freq, str) and save_freq == "epoch":
+        return 1
+    if isinstance(save_freq, bool) or not isinstance(save_freq, int):
+        raise TypeError(f"For 'BackupAndRestore', 'save_freq' must be 'epoch' or an int, but got {save_freq!r}.")
+    if save_freq <= 0:
+        raise ValueError(f"For 'BackupAndRestore', 'save_freq' must be a positive int, but got {save_freq}.")
+    return save_freq
 
 
 class BackupAndRestore(Callback):
@@ -477,30 +463,32 @@ class BackupAndRestore(Callback):
     """
 
     def __init__(self, backup_dir, save_freq="epoch", delete_checkpoint=True):
-        ckpt_dir = _make_directory(backup_dir, "backup_dir")
-        self.backup_file = os.path.join(ckpt_dir, "backup.ckpt")
-        if save_freq != "epoch":
-            if isinstance(save_freq, bool) or not isinstance(save_freq, int):
-                raise TypeError(f"For 'BackupAndRestore', 'save_freq' must be 'epoch' or an int, but got {save_freq!r}.")
-            if save_freq <= 0:
-                raise ValueError(f"For 'BackupAndRestore', 'save_freq' must be a positive int, but got {save_freq}.")
-            self.save_freq = save_freq
-        else:
-            self.save_freq = 1
+        folder = _ensure_folder(backup_dir, "backup_dir")
+        self.backup_file = os.path.join(folder, "backup.ckpt")
+        self.save_freq = _epochs_between_backups(save_freq)
         self.delete_checkpoint = _check_bool(delete_checkpoint, "delete_checkpoint", "BackupAndRestore")
 
+    def _has_backup(self):
+        return os.path.exists(self.backup_file)
+
     def on_train_begin(self, run_context):
-        if os.path.exists(self.backup_file):
+        """Load the backup, if one is there, into the network about to train."""
+        if self._has_backup():
             load_checkpoint(self.backup_file, net=run_context.original_args().train_network)
 
     def on_train_epoch_end(self, run_context):
-        cb_params = run_context.original_args()
-        if cb_params.cur_epoch_num % self.save_freq == 0:
-            save_checkpoint(cb_params.train_network, self.backup_file)
+        """Overwrite the backup every ``save_freq`` epochs."""
+        run = run_context.original_args()
+        if run.cur_epoch_num % self.save_freq == 0:
+            save_checkpoint(run.train_network, self.backup_file)
 
     def on_train_end(self, run_context):
-        if self.delete_checkpoint and os.path.exists(self.backup_file):
+        """Training finished: the backup is no longer needed (unless ``delete_checkpoint`` is False)."""
+        if self.delete_checkpoint and self._has_backup():
             os.remove(self.backup_file)
+
+
+# ----------------------------------------------------------------------------- OnRequestExit
 
 
 class OnRequestExit(Callback):
@@ -551,83 +539,94 @@ class OnRequestExit(Callback):
         self.save_path = directory
         self.key = "GracefulExit"
         self.remote_config_file = config_file
-        self._previous_handler = None
-        if self.save_ckpt or self.save_mindir:
-            self.train_name, self.eval_name = self._get_save_path(file_name)
+        self._handler_before = None  # the handler of ``sig`` to put back when the run is over
+        if save_ckpt or save_mindir:
+            self.train_name, self.eval_name = self._file_stems(file_name)
 
-    def _get_save_path(self, file_name):
-        base = os.getcwd() if self.save_path is None else self.save_path
-        path = _make_directory(os.path.join(base, "rank_0"), "directory")
-        return os.path.join(path, f"{file_name}_train"), os.path.join(path, f"{file_name}_eval")
+    def _file_stems(self, file_name):
+        """``<directory>/rank_0/<file_name>_train`` and ``..._eval`` (the folder is created)."""
+        parent = os.getcwd() if self.save_path is None else self.save_path
+        folder = _ensure_folder(os.path.join(parent, "rank_0"), "directory")
+        return os.path.join(folder, f"{file_name}_train"), os.path.join(folder, f"{file_name}_eval")
 
-    def _handle_signal(self, signum, frame):
+    def _on_signal(self, signum, frame):
         self.exit = True
 
-    def _install(self):
+    def _listen(self):
+        # Python lets only the main thread install signal handlers.
         if threading.current_thread() is threading.main_thread():
-            self._previous_handler = signal.signal(self.sig, self._handle_signal)
+            self._handler_before = signal.signal(self.sig, self._on_signal)
 
     def __exit__(self, *exc):
-        if self._previous_handler is not None:
-            signal.signal(self.sig, self._previous_handler)
-            self._previous_handler = None
+        if self._handler_before is not None:
+            signal.signal(self.sig, self._handler_before)
+            self._handler_before = None
         return None
 
-    def _requested(self):
-        if self.exit:
-            return True
-        if self.remote_config_file is not None and os.path.exists(self.remote_config_file):
-            import json
-            try:
-                with open(self.remote_config_file, encoding="utf-8") as f:
-                    info = json.load(f)
-            except (OSError, ValueError):
-                return False
-            if isinstance(info, dict) and info.get(self.key) == 1:
-                self.exit = True
+    def _config_file_asks(self):
+        """True when the JSON config file exists and sets ``GracefulExit`` to 1."""
+        path = self.remote_config_file
+        if path is None or not os.path.exists(path):
+            return False
+        import json
+        try:
+            with open(path, encoding="utf-8") as handle:
+                content = json.load(handle)
+        except (OSError, ValueError):
+            return False
+        return isinstance(content, dict) and content.get(self.key) == 1
+
+    def _exit_wanted(self):
+        if not self.exit and self._config_file_asks():
+            self.exit = True
         return self.exit
 
+    @staticmethod
+    def _load_if_present(stem, network):
+        """Load ``<stem>.ckpt`` into ``network`` when the file exists; say whether it did."""
+        path = f"{stem}.ckpt"
+        if not os.path.isfile(path):
+            return False
+        load_checkpoint(path, net=network)
+        return True
+
     def on_train_begin(self, run_context):
-        self._install()
-        if self.save_ckpt and os.path.isfile(f"{self.train_name}.ckpt"):
-            load_checkpoint(f"{self.train_name}.ckpt", net=run_context.original_args().train_network)
+        self._listen()
+        if self.save_ckpt:
+            self._load_if_present(self.train_name, run_context.original_args().train_network)
 
     def on_train_step_end(self, run_context):
         with self.lock:
-            if self._requested():
+            if self._exit_wanted():
                 run_context.request_stop()
 
     def on_train_end(self, run_context):
-        if not self.exit:
-            return
-        cb_params = run_context.original_args()
-        self._save(cb_params.train_network, self.train_name, cb_params.get("train_dataset_element"))
+        if self.exit:
+            run = run_context.original_args()
+            self._write_state(run.train_network, self.train_name, run.get("train_dataset_element"))
 
     def on_eval_begin(self, run_context):
-        self._install()
-        if not self.save_ckpt:
-            return
-        net = run_context.original_args().eval_network
-        for name in (self.eval_name, self.train_name):
-            if os.path.isfile(f"{name}.ckpt"):
-                load_checkpoint(f"{name}.ckpt", net=net)
-                break
+        self._listen()
+        if self.save_ckpt:
+            network = run_context.original_args().eval_network
+            # An evaluation's own file first; else what the interrupted training left.
+            if not self._load_if_present(self.eval_name, network):
+                self._load_if_present(self.train_name, network)
 
     def on_eval_step_end(self, run_context):
-        if self._requested():
+        if self._exit_wanted():
             run_context.request_stop()
 
     def on_eval_end(self, run_context):
-        if not self.exit:
-            return
-        cb_params = run_context.original_args()
-        self._save(cb_params.eval_network, self.eval_name, cb_params.get("eval_dataset_element"))
+        if self.exit:
+            run = run_context.original_args()
+            self._write_state(run.eval_network, self.eval_name, run.get("eval_dataset_element"))
 
-    def _save(self, network, name, inputs):
+    def _write_state(self, network, stem, inputs):
         if self.save_ckpt:
-            save_checkpoint(network, f"{name}.ckpt")
+            save_checkpoint(network, f"{stem}.ckpt")
         if self.save_mindir and inputs is not None:
             # ``export`` lives at the top level (the graph layer's file format), which this layer does not import.
             export = getattr(sys.modules.get("cellkit"), "export", None)
             if export is not None:
-                export(network, *inputs, file_name=name, file_format="MINDIR")
+                export(network, *inputs, file_name=stem, file_format="MINDIR")
