@@ -57,6 +57,12 @@ def set_context(**kwargs):
     that only matter to MindSpore's runtime are stored and returned by
     :func:`get_context` unchanged.
     """
+    # Every keyword and value is checked before anything changes (the device switch included).
+    for key in kwargs:
+        if (key not in _settings or key.startswith("_")) and key not in _DEPRECATED_KEYS:
+            raise ValueError(f"For 'context.set_context', the keyword argument {_shown(key)} is not recognized! "
+                             "For detailed usage of 'set_context', please refer to the Mindspore official website.")
+    kwargs = {key: _checked(key, value) for key, value in kwargs.items() if key not in _DEPRECATED_KEYS}
     if "mode" in kwargs:
         mode = kwargs["mode"]
         if mode not in (GRAPH_MODE, PYNATIVE_MODE):
@@ -76,16 +82,8 @@ def set_context(**kwargs):
         target = kwargs["device_target"]
         if not isinstance(target, str):
             raise TypeError(f"set_context: 'device_target' must be a str, but got {type(target).__name__}")
-        chosen = _backend.select(target)
-        kwargs["device_target"] = "GPU" if chosen.name == "cupy" else (
-            "CPU" if target.upper() != "ASCEND" else "CPU")
-    for key in kwargs:
-        if key not in _settings or key.startswith("_"):
-            if key in _DEPRECATED_KEYS:
-                continue
-            raise ValueError(f"For 'context.set_context', the keyword argument {_shown(key)} is not recognized! For detailed "
-                             "usage of 'set_context', please refer to the Mindspore official website.")
-    kwargs = {key: _checked(key, value) for key, value in kwargs.items() if key not in _DEPRECATED_KEYS}
+        chosen = _backend.select(target)  # the last check: it switches the backend (Ascend falls back to CPU)
+        kwargs["device_target"] = "GPU" if chosen.name == "cupy" else "CPU"
     previous_mode = _settings["mode"]
     _settings.update(kwargs)
     if _settings["mode"] != previous_mode:
@@ -139,6 +137,6 @@ def get_context(attr_key):
     if not isinstance(attr_key, str):
         raise TypeError(f"get_context: 'attr_key' must be a str, but got {type(attr_key).__name__}")
     if attr_key not in _settings or attr_key.startswith("_"):
-        raise ValueError(f"For 'context.get_context', the argument {_shown(attr_key)} is not recognized! For detailed "
-                         "usage of 'get_context', please refer to the Mindspore official website.")
+        raise ValueError(f"For 'context.get_context', the argument {_shown(attr_key)} is not recognized! "
+                         "For detailed usage of 'get_context', please refer to the Mindspore official website.")
     return _settings[attr_key]
