@@ -305,8 +305,8 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
             hint = ""
             if not files and _rank_files(src_dir, "ckpt"):
                 hint = " (the rank folders hold .ckpt files: convert them with ckpt_to_safetensors first)"
-            raise ValueError(f"{_PREFIX}, the strategy needs the safetensors file of rank {rank}, but "
-                             f"{os.path.join(src_dir, f'rank_{rank}')!r} holds none{hint}.")
+            raise ValueError(f"{_PREFIX}, the strategy needs the safetensors file of rank {rank}, but folder "
+                             f"'rank_{rank}' of 'src_dir' {src_dir!r} holds none{hint}.")
 
     contents, metadata = {}, {}
     for rank in sorted(files):

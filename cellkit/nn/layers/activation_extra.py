@@ -174,7 +174,7 @@ class HSwish(Cell):
     >>> import cellkit as ms
     >>> from cellkit import nn
     >>> print(nn.HSwish()(ms.Tensor([-4.0, 0.0, 4.0])))
-    [-0.  0.  4.]
+    [0. 0. 4.]
     """
 
     def construct(self, input):
