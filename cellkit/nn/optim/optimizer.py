@@ -110,7 +110,7 @@ def _read_loss_scale(value, owner):
     return value
 
 
-def _read_rate(value, owner):
+def _read_rate(given, owner):
     """A learning-rate argument as ``(rate, changes_per_step)``.
 
     ``rate`` is a float (a number), a 0-d float32 Tensor (a 0-d Tensor), a
@@ -118,34 +118,34 @@ def _read_rate(value, owner):
     any other iterable of numbers), or the LearningRateSchedule itself.
     ``changes_per_step`` is True for the last two kinds.
     """
-    if isinstance(value, bool):
+    if isinstance(given, bool):
         raise TypeError(f"For '{owner}', 'learning_rate' must not be a bool")
-    if isinstance(value, LearningRateSchedule):
-        return value, True
-    if isinstance(value, Tensor):
-        if value.ndim > 1:
+    if isinstance(given, LearningRateSchedule):
+        return given, True
+    if isinstance(given, Tensor):
+        if given.ndim > 1:
             raise ValueError(
-                f"For '{owner}', a Tensor 'learning_rate' must have 0 or 1 dimension, but got {value.ndim}"
+                f"For '{owner}', a Tensor 'learning_rate' must have 0 or 1 dimension, but got {given.ndim}"
             )
-        return Tensor(_valid_rates(value.asnumpy().astype(np.float32), owner)), value.ndim == 1
-    if isinstance(value, (int, float)):
-        number = float(value)
+        return Tensor(_valid_rates(given.asnumpy().astype(np.float32), owner)), given.ndim == 1
+    if isinstance(given, (float, int)):
+        number = float(given)
         if not (math.isfinite(number) and number >= 0):  # (MindSpore lets inf through)
             raise ValueError(
                 f"For '{owner}', the 'learning rate' must be float and must >= 0, but got '{number}'"
             )
         return number, False
-    if isinstance(value, (str, bytes)):
+    if isinstance(given, (str, bytes)):
         # MindSpore reads a str as an iterable of rates and fails converting it: a ValueError.
         raise ValueError(
             f"For '{owner}', 'learning_rate' must be a number, a Tensor, an iterable of numbers or a "
-            f"LearningRateSchedule, but got the {type(value).__name__} {value!r}"
+            f"LearningRateSchedule, but got the {type(given).__name__} {given!r}"
         )
-    if isinstance(value, Iterable) and not isinstance(value, Cell):
-        return Tensor(_valid_rates(np.array(list(value), dtype=np.float32), owner)), True
+    if isinstance(given, Iterable) and not isinstance(given, Cell):
+        return Tensor(_valid_rates(np.array(list(given), dtype=np.float32), owner)), True
     raise TypeError(
         f"For '{owner}', 'learning_rate' must be an int, a float, a Tensor, an Iterable or a "
-        f"LearningRateSchedule, but got {type(value).__name__}"
+        f"LearningRateSchedule, but got {type(given).__name__}"
     )
 
 
@@ -196,9 +196,9 @@ def _rate_holder(rate, name, wrap_fixed):
     if isinstance(rate, LearningRateSchedule):
         return rate
     if _is_rate_list(rate):
-        return _IteratorLearningRate(rate, name)
+        return _RatePerStep(rate, name)
     holder = Parameter(rate if isinstance(rate, Tensor) else _float_tensor(rate), name=name)
-    return _ConstantLR(holder) if wrap_fixed else holder
+    return _FixedRate(holder) if wrap_fixed else holder
 
 
 class _Group:
@@ -388,7 +388,7 @@ class Optimizer(Cell):
         self.grad_centralization = explicit_centralize[-1] if explicit_centralize else False
         self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step")
         if grouped:
-            self._store_groups(members, groups, rate, bool(order))
+            self._store_groups(members, groups, rate, rearranged=bool(order))
         else:
             self._store_single_group(items, rate, decay)
         object.__setattr__(self, "_parameters", self.parameters)
@@ -413,7 +413,7 @@ class Optimizer(Cell):
             float(decay) if flag and not dynamic else None for flag in self.decay_flags
         )
 
-    def _store_groups(self, members, groups, rate, order_given):
+    def _store_groups(self, members, groups, rate, rearranged):
         """With groups: a rate, a weight decay and a centralization flag per Parameter."""
         # Beside a dynamic group rate every rate must be a Cell of the step.
         wrap_fixed = self.is_group_lr and self.dynamic_lr
@@ -422,30 +422,30 @@ class Optimizer(Cell):
         for g in groups:
             own = g.rate is not None
             rate_of[g] = _rate_holder(g.rate, f"learning_rate_group_{g.index}", wrap_fixed) if own else shared_rate
-        per_parameter = {
-            "group_params": [p for p, _ in members],
-            "group_lr": [rate_of[g] for _, g in members],
-            "group_weight_decay": [g.decay for _, g in members],
-            "group_grad_centralization": [bool(g.centralize) for _, g in members],
-        }
-        for name, values in per_parameter.items():
-            if self.is_group_params_ordered and order_given:
-                setattr(self, name, values)  # Cell remembers the Parameter names in it (exist_names)
-            else:
-                object.__setattr__(self, name, values)  # kept out of exist_names, as cellkit always has
+        params = [p for p, _ in members]
+        rates = [rate_of[g] for _, g in members]
+        decays = [g.decay for _, g in members]
+        centralize = [bool(g.centralize) for _, g in members]
+        # The per-Parameter lists are public.  A Cell remembers the names of the Parameters in
+        # a list attribute (exist_names); cellkit's Optimizer lets it do so only when
+        # 'order_params' rearranged the lists, and this is kept.
+        keep = setattr if rearranged else object.__setattr__
+        keep(self, "group_params", params)
+        keep(self, "group_lr", rates)
+        keep(self, "group_weight_decay", decays)
+        keep(self, "group_grad_centralization", centralize)
         if not self.is_group_lr:
             self.learning_rate = _rate_holder(rate, "learning_rate", wrap_fixed=False)
         elif self.dynamic_lr:
-            self.learning_rate = CellList(self.group_lr, auto_prefix=False)
+            self.learning_rate = CellList(rates, auto_prefix=False)
         else:
-            self.learning_rate = ParameterTuple(self.group_lr)
-        self.parameters = ParameterTuple(self.group_params)
-        decays = self.group_weight_decay
+            self.learning_rate = ParameterTuple(rates)
+        self.parameters = ParameterTuple(params)
         self.decay_flags = tuple(isinstance(d, Cell) or d > 0 for d in decays)
         self.dynamic_decay_flags = tuple(isinstance(d, Cell) for d in decays)
         self.weight_decay = tuple(d if isinstance(d, Cell) else _float_tensor(d) for d in decays)
         self.exec_weight_decay = any(self.decay_flags)
-        self.grad_centralization_flags = tuple(self.group_grad_centralization)
+        self.grad_centralization_flags = tuple(centralize)
         # Host copies of the fixed decays, one per Parameter (None: not decayed, or dynamic).
         self._decay_values = tuple(
             float(d) if flag and not isinstance(d, Cell) else None for flag, d in zip(self.decay_flags, decays)
@@ -463,10 +463,10 @@ class Optimizer(Cell):
         return self._unique
 
     @unique.setter
-    def unique(self, value):
-        if not isinstance(value, bool):
-            raise TypeError(f"For 'Optimizer', the property 'unique' must be bool, but got {type(value).__name__}")
-        self._unique = value
+    def unique(self, flag):
+        if type(flag) is not bool:  # (bool has no subclasses)
+            raise TypeError(f"For 'Optimizer', the property 'unique' must be bool, but got {type(flag).__name__}")
+        self._unique = flag
 
     @property
     def target(self):
@@ -497,10 +497,11 @@ class Optimizer(Cell):
         ValueError
             If a parameter is not updated by this optimizer.
         """
-        if isinstance(param, Parameter):
-            params, single = [param], True
+        single = isinstance(param, Parameter)
+        if single:
+            params = [param]
         elif isinstance(param, list):
-            params, single = param, False
+            params = param
         else:
             raise TypeError(f"For 'get_lr_parameter', the 'param' must be 'Parameter' or 'list' type, but got {type(param)}.")
         ids = [id(p) for p in self.parameters]
@@ -514,7 +515,7 @@ class Optimizer(Cell):
                     "argument 'param' is correct."
                 )
             lr = self.learning_rate[ids.index(id(p))] if self.is_group_lr else self.learning_rate
-            found.append(lr.learning_rate if isinstance(lr, (_ConstantLR, _IteratorLearningRate)) else lr)
+            found.append(lr.learning_rate if isinstance(lr, (_FixedRate, _RatePerStep)) else lr)
         return found[0] if single else found
 
     def get_weight_decay(self):
@@ -747,25 +748,25 @@ def _writable(param):
     return data
 
 
-class _ConstantLR(LearningRateSchedule):
+class _FixedRate(LearningRateSchedule):
     """A fixed group rate beside dynamic ones: returns its Parameter whatever the step."""
 
-    def __init__(self, learning_rate):
+    def __init__(self, rate_parameter):
         super().__init__()
-        self.learning_rate = learning_rate
+        self.learning_rate = rate_parameter  # the name get_lr_parameter reads
 
     def construct(self, global_step):
         return self.learning_rate
 
 
-class _IteratorLearningRate(LearningRateSchedule):
+class _RatePerStep(LearningRateSchedule):
     """A list of rates: step i uses entry i."""
 
-    def __init__(self, learning_rate, name):
+    def __init__(self, rates, name):
         super().__init__()
-        if not isinstance(learning_rate, Tensor) or learning_rate.ndim != 1:
+        if not isinstance(rates, Tensor) or rates.ndim != 1:
             raise ValueError("For 'Optimizer', a dynamic 'learning_rate' must be a 1-D Tensor")
-        self.learning_rate = Parameter(learning_rate, name=name)
+        self.learning_rate = Parameter(rates, name=name)  # the name get_lr_parameter reads
 
     def construct(self, global_step):
         rates = self.learning_rate
@@ -781,9 +782,9 @@ class _IteratorLearningRate(LearningRateSchedule):
 class _ScaledWeightDecay(Cell):
     """A weight-decay schedule multiplied by the loss scale."""
 
-    def __init__(self, weight_decay, loss_scale):
+    def __init__(self, schedule, loss_scale):
         super().__init__()
-        self.weight_decay = weight_decay
+        self.weight_decay = schedule  # (the attribute name prefixes the schedule's own Parameters)
         self.loss_scale = loss_scale
 
     def construct(self, global_step):
