@@ -69,6 +69,7 @@ _ALLOWED_GROUP_KEYS = ("params", "lr", "weight_decay", "order_params", "grad_cen
 
 
 def _float_tensor(value):
+    """A float32 Tensor of ``value`` (a number or an array)."""
     return Tensor(np.asarray(value, dtype=np.float32))
 
 
@@ -689,21 +690,21 @@ def _wrap(arrays):
     return tuple(Tensor._from_array(a) for a in arrays)
 
 
-def _scalar(value, source):
+def _scalar(returned, source):
     """The 0-d array of a learning rate returned by a schedule."""
-    if not isinstance(value, Tensor):
-        if isinstance(value, (float, int)) and not isinstance(value, bool):
-            return _backend.current().asarray(np.float32(value))
+    if not isinstance(returned, Tensor):
+        if isinstance(returned, (float, int)) and not isinstance(returned, bool):
+            return _backend.current().asarray(np.float32(returned))
         raise TypeError(
             f"The learning-rate schedule {type(source).__name__} must return a Tensor or a float, "
-            f"but returned {type(value).__name__}"
+            f"but returned {type(returned).__name__}"
         )
-    if value.size != 1:
+    if returned.size != 1:
         raise ValueError(
-            f"The learning-rate schedule {type(source).__name__} must return one value, but returned shape {value.shape}"
+            f"The learning-rate schedule {type(source).__name__} must return one returned, but returned shape {returned.shape}"
         )
     xp = _backend.current().xp
-    return xp.reshape(value._data, ())
+    return xp.reshape(returned._data, ())
 
 
 def _hyper(value, like):
