@@ -701,7 +701,8 @@ def _scalar(returned, source):
         )
     if returned.size != 1:
         raise ValueError(
-            f"The learning-rate schedule {type(source).__name__} must return one returned, but returned shape {returned.shape}"
+            f"The learning-rate schedule {type(source).__name__} must return one value, "
+            f"but returned shape {returned.shape}"
         )
     xp = _backend.current().xp
     return xp.reshape(returned._data, ())
