@@ -225,6 +225,7 @@ def _read_groups(items, owner, rate, weight_decay, loss_scale):
     centralization and repeated Parameters, group by group.
     """
     groups, order = [], None
+    # Pass 1: the form of each dict.
     for index, entry in enumerate(items):
         if not isinstance(entry, dict):
             raise TypeError(f"For '{owner}', every parameter group must be a dict, but got {type(entry).__name__}")
@@ -258,6 +259,7 @@ def _read_groups(items, owner, rate, weight_decay, loss_scale):
                 )
         groups.append(_Group(entry, index, members))
 
+    # Pass 2: the groups' own learning rates.
     steps = rate.size if _is_rate_list(rate) else 0  # the common length of per-step rate lists (0: none yet)
     for group in groups:
         if "lr" not in group.entry:
@@ -271,6 +273,7 @@ def _read_groups(items, owner, rate, weight_decay, loss_scale):
                     "as the argument 'learning_rate'."
                 )
 
+    # Pass 3: weight decay and centralization; a Parameter (by name) may be in one group only.
     seen_names = set()
     for group in groups:
         group.decay = _read_weight_decay(group.entry.get("weight_decay", weight_decay), loss_scale, owner)
