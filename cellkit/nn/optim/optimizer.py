@@ -50,11 +50,265 @@ from .lr_schedule import LearningRateSchedule
 
 __all__ = ["Optimizer"]
 
-_GROUP_KEYS = ("params", "lr", "weight_decay", "order_params", "grad_centralization")
+# ----------------------------------------------------------------------------
+# Reading the constructor's arguments.
+#
+# Each argument is read by one function, which checks it and returns plain
+# values; the Optimizer then stores what the update step needs:
+#
+#   _as_parameter_list  'parameters' (or a group's 'params') -> a non-empty list
+#   _read_loss_scale    'loss_scale'                         -> a float > 0
+#   _read_rate          a learning rate -> (rate, changes_per_step)
+#   _read_weight_decay  a weight decay  -> a float or a Cell, times the loss scale
+#   _read_groups        group dicts     -> _Group records and the 'order_params' list
+#   _rate_holder        a rate          -> what the step reads (Parameter or Cell)
+# ----------------------------------------------------------------------------
+
+# The keys a group dict may have, in the order the KeyError message lists them.
+_ALLOWED_GROUP_KEYS = ("params", "lr", "weight_decay", "order_params", "grad_centralization")
 
 
 def _float_tensor(value):
+    """A float32 Tensor of ``value`` (a number or an array)."""
     return Tensor(np.asarray(value, dtype=np.float32))
+
+
+def _as_parameter_list(value, what):
+    """``value`` as a list, refusing None, a Tensor, a dict, a non-iterable and an empty iterable."""
+    if value is None:
+        raise ValueError(f"For 'Optimizer', the argument {what} can not be None.")
+    if isinstance(value, (Tensor, dict)) or not isinstance(value, Iterable):
+        raise TypeError(
+            f"For 'Optimizer', the argument {what} must be an iterable of Parameters (or of group dicts), "
+            f"but got {type(value).__name__}"
+        )
+    items = list(value)
+    if not items:
+        raise ValueError(f"For 'Optimizer', the argument {what} must not be empty.")
+    return items
+
+
+def _uses_groups(items, owner):
+    """True for a list of group dicts, False for a list of Parameters (TypeError for anything else)."""
+    if all(isinstance(item, dict) for item in items):
+        return True
+    if all(isinstance(item, Parameter) for item in items):
+        return False
+    raise TypeError(
+        f"For '{owner}', all elements of the argument 'parameters' must be Parameters or all must be "
+        f"dicts (parameter groups), but got {[type(item).__name__ for item in items]}"
+    )
+
+
+def _read_loss_scale(value, owner):
+    """``loss_scale`` as a float > 0 (an int is taken as the float it stands for, a bool is refused)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, float):
+        raise TypeError(f"For '{owner}', 'loss_scale' must be a float, but got {type(value).__name__}")
+    if not value > 0:
+        raise ValueError(f"For '{owner}', 'loss_scale' must be > 0, but got {value}")
+    return value
+
+
+def _read_rate(given, owner):
+    """A learning-rate argument as ``(rate, changes_per_step)``.
+
+    ``rate`` is a float (a number), a 0-d float32 Tensor (a 0-d Tensor), a
+    1-D float32 Tensor holding the rate of step 0, 1, 2 ... (a 1-D Tensor or
+    any other iterable of numbers), or the LearningRateSchedule itself.
+    ``changes_per_step`` is True for the last two kinds.
+    """
+    if isinstance(given, bool):
+        raise TypeError(f"For '{owner}', 'learning_rate' must not be a bool")
+    if isinstance(given, LearningRateSchedule):
+        return given, True
+    if isinstance(given, Tensor):
+        if given.ndim > 1:
+            raise ValueError(
+                f"For '{owner}', a Tensor 'learning_rate' must have 0 or 1 dimension, but got {given.ndim}"
+            )
+        return Tensor(_valid_rates(given.asnumpy().astype(np.float32), owner)), given.ndim == 1
+    if isinstance(given, (float, int)):
+        number = float(given)
+        if not (math.isfinite(number) and number >= 0):  # (MindSpore lets inf through)
+            raise ValueError(
+                f"For '{owner}', the 'learning rate' must be float and must >= 0, but got '{number}'"
+            )
+        return number, False
+    if isinstance(given, (str, bytes)):
+        # MindSpore reads a str as an iterable of rates and fails converting it: a ValueError.
+        raise ValueError(
+            f"For '{owner}', 'learning_rate' must be a number, a Tensor, an iterable of numbers or a "
+            f"LearningRateSchedule, but got the {type(given).__name__} {given!r}"
+        )
+    if isinstance(given, Iterable) and not isinstance(given, Cell):
+        return Tensor(_valid_rates(np.array(list(given), dtype=np.float32), owner)), True
+    raise TypeError(
+        f"For '{owner}', 'learning_rate' must be an int, a float, a Tensor, an Iterable or a "
+        f"LearningRateSchedule, but got {type(given).__name__}"
+    )
+
+
+def _valid_rates(rates, owner):
+    """``rates`` (a host array), or ValueError if one is NaN, infinite or negative.
+
+    MindSpore checks only a number given as the rate; a Tensor or a list
+    of rates is checked here too, since such a rate can only corrupt the
+    weights.
+    """
+    bad = rates[~(np.isfinite(rates) & (rates >= 0))]
+    if bad.size:
+        raise ValueError(f"For '{owner}', every learning rate must be a finite number >= 0, "
+                         f"but got {bad.reshape(-1)[0]}")
+    return rates
+
+
+def _is_rate_list(rate):
+    """Whether a rate read by _read_rate is a list of per-step values (a 1-D Tensor)."""
+    return isinstance(rate, Tensor) and rate.ndim == 1
+
+
+def _read_weight_decay(value, loss_scale, owner):
+    """A weight-decay argument, multiplied by ``loss_scale``: a float >= 0, or a Cell of the step.
+
+    The gradients still carry the loss scale when the decay is added to
+    them, so the decay is scaled the same way.
+    """
+    if isinstance(value, Cell):
+        return _ScaledWeightDecay(value, loss_scale)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(
+            f"For '{owner}', 'weight_decay' must be an int, a float or a Cell, but got {type(value).__name__}"
+        )
+    if value < 0:
+        raise ValueError(f"For '{owner}', 'weight_decay' must be >= 0, but got {float(value)}")
+    return float(value) * loss_scale
+
+
+def _rate_holder(rate, name, wrap_fixed):
+    """What the step reads for one rate from _read_rate.
+
+    A fixed rate becomes a Parameter called ``name`` (inside a Cell that
+    ignores the step when ``wrap_fixed``: beside dynamic group rates, every
+    rate must be a Cell of the step); a list of rates becomes a Cell picking
+    the value of the current step; a schedule is used as it is.
+    """
+    if isinstance(rate, LearningRateSchedule):
+        return rate
+    if _is_rate_list(rate):
+        return _RatePerStep(rate, name)
+    holder = Parameter(rate if isinstance(rate, Tensor) else _float_tensor(rate), name=name)
+    return _FixedRate(holder) if wrap_fixed else holder
+
+
+class _Group:
+    """One parameter group, read: its Parameters and the settings they share."""
+
+    def __init__(self, entry, index, params):
+        self.entry = entry          # the user's dict
+        self.index = index          # its position in 'parameters' (names its rate Parameter)
+        self.params = params        # a list of Parameters
+        self.rate = None            # its own learning rate as _read_rate returns it; None: the optimizer's
+        self.rate_per_step = False
+        self.decay = 0.0            # from _read_weight_decay (the group's own or the optimizer's)
+        self.centralize = None      # its 'grad_centralization'; None when it does not say
+
+
+def _read_groups(items, owner, rate, weight_decay, loss_scale):
+    """Group dicts as ``(groups, order)``: a list of _Group, and the 'order_params' list (None if absent).
+
+    The dicts are read in three passes, so that the first problem found is
+    the same whatever the groups hold: their form (keys, 'params',
+    'order_params'), then their learning rates (all per-step lists must have
+    the length of ``rate``'s, when it is one), then weight decay, gradient
+    centralization and repeated Parameters, group by group.
+    """
+    groups, order = [], None
+    # Pass 1: the form of each dict.
+    for index, entry in enumerate(items):
+        if not isinstance(entry, dict):
+            raise TypeError(f"For '{owner}', every parameter group must be a dict, but got {type(entry).__name__}")
+        unknown = [key for key in entry if key not in _ALLOWED_GROUP_KEYS]
+        if unknown:
+            raise KeyError(
+                f"For 'Optimizer', the key in group params must be one of in {list(_ALLOWED_GROUP_KEYS)}, "
+                f"but got {unknown}."
+            )
+        if "order_params" in entry:
+            if len(entry) != 1:
+                raise ValueError(
+                    "For 'Optimizer', the order params dict in group parameters should only include the "
+                    f"'order_params' key, but got {list(entry)}."
+                )
+            if not isinstance(entry["order_params"], Iterable):
+                raise TypeError(
+                    "For 'Optimizer', the value of 'order_params' in group parameters must be Iterable, "
+                    f"but got {type(entry['order_params']).__name__}."
+                )
+            order = list(entry["order_params"])
+            continue
+        if "params" not in entry:
+            raise KeyError(f"For '{owner}', every parameter group needs a 'params' key, but got {list(entry)}")
+        members = _as_parameter_list(entry["params"], "group `params`")
+        for position, member in enumerate(members):
+            if not isinstance(member, Parameter):
+                raise TypeError(
+                    f"For 'Optimizer', the element in group parameters must be Parameter type, but got "
+                    f"{type(member).__name__} at index {position}."
+                )
+        groups.append(_Group(entry, index, members))
+
+    # Pass 2: the groups' own learning rates.
+    steps = rate.size if _is_rate_list(rate) else 0  # the common length of per-step rate lists (0: none yet)
+    for group in groups:
+        if "lr" not in group.entry:
+            continue
+        group.rate, group.rate_per_step = _read_rate(group.entry["lr"], owner)
+        if _is_rate_list(group.rate):
+            steps = steps or group.rate.size
+            if group.rate.size != steps:
+                raise ValueError(
+                    "For 'Optimizer', the Tensor type dynamic learning rate in group must be the same size "
+                    "as the argument 'learning_rate'."
+                )
+
+    # Pass 3: weight decay and centralization; a Parameter (by name) may be in one group only.
+    seen_names = set()
+    for group in groups:
+        group.decay = _read_weight_decay(group.entry.get("weight_decay", weight_decay), loss_scale, owner)
+        if "grad_centralization" in group.entry:
+            group.centralize = group.entry["grad_centralization"]
+            if not isinstance(group.centralize, bool):
+                raise TypeError(
+                    "For 'Optimizer', the 'gradients_centralization' must be bool type, but got "
+                    f"{type(group.centralize).__name__}."
+                )
+        for p in group.params:
+            if p.name in seen_names:
+                raise RuntimeError(
+                    f"For 'Optimizer', the {p.name} parameter already exists, it does not support repeated "
+                    "setting. Please check whether the optimizer parameter has been set multiple times."
+                )
+            seen_names.add(p.name)
+    return groups, order
+
+
+def _in_given_order(rows, order):
+    """``rows`` (one per Parameter, the Parameter first) rearranged as ``order`` lists them, by name."""
+    if len(order) != len(rows):
+        raise ValueError(
+            "For 'Optimizer', the length of order parameters must be the same as the length of group parameters, "
+            f"but got order parameters' length {len(order)}, group parameters' length {len(rows)}."
+        )
+    wanted = [p.name for p in order]
+    arranged = [None] * len(rows)
+    for row in rows:
+        name = row[0].name
+        if name not in wanted:
+            raise ValueError(f"For 'Optimizer', the parameter '{name}' is in a group but not in 'order_params'")
+        arranged[wanted.index(name)] = row
+    return arranged
 
 
 class Optimizer(Cell):
@@ -114,278 +368,97 @@ class Optimizer(Cell):
 
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
         super().__init__(auto_prefix=False)
-        parameters = self._parameters_base_check(parameters, "parameters")
-        if not all(isinstance(x, Parameter) for x in parameters) and not all(isinstance(x, dict) for x in parameters):
-            raise TypeError(
-                f"For '{self.cls_name}', all elements of the argument 'parameters' must be Parameters or all must be "
-                f"dicts (parameter groups), but got {[type(x).__name__ for x in parameters]}"
-            )
-        if isinstance(loss_scale, int) and not isinstance(loss_scale, bool):
-            loss_scale = float(loss_scale)
-        if not isinstance(loss_scale, float):
-            raise TypeError(f"For '{self.cls_name}', 'loss_scale' must be a float, but got {type(loss_scale).__name__}")
-        if not loss_scale > 0:
-            raise ValueError(f"For '{self.cls_name}', 'loss_scale' must be > 0, but got {loss_scale}")
-        self.loss_scale = loss_scale
-        self.dynamic_lr = False
-        self.dynamic_weight_decay = False
-        self.grad_centralization = False
-        self.is_group = False
-        self.is_group_lr = False
-        self.is_group_params_ordered = False
-        self._unique = True
+        owner = self.cls_name
+        # 1. Read and check every argument; nothing is stored until all are valid.
+        items = _as_parameter_list(parameters, "parameters")
+        grouped = _uses_groups(items, owner)
+        scale = _read_loss_scale(loss_scale, owner)
+        rate, rate_per_step = _read_rate(learning_rate, owner)
+        groups, order = _read_groups(items, owner, rate, weight_decay, scale) if grouped else ([], None)
+        # One (Parameter, its group) pair per trained Parameter, in the order they are kept.
+        members = [(p, group) for group in groups for p in group.params]
+        if order:
+            members = _in_given_order(members, order)
+        decay = _read_weight_decay(weight_decay, scale, owner)
+
+        # 2. Store what the steps read.
+        explicit_centralize = [g.centralize for g in groups if g.centralize is not None]
+        self.loss_scale = scale
+        self.is_group = grouped
+        self.is_group_lr = any(g.rate is not None for g in groups)
+        self.is_group_params_ordered = order is not None
+        self.dynamic_lr = rate_per_step or any(g.rate_per_step for g in groups)
+        self.dynamic_weight_decay = any(isinstance(d, Cell) for d in [decay] + [g.decay for g in groups])
+        self.grad_centralization = explicit_centralize[-1] if explicit_centralize else False
         self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step")
-        learning_rate = self._preprocess_single_lr(learning_rate)
-        if isinstance(parameters[0], dict):
-            self.is_group = True
-            self.group_params = []
-            self.group_lr = []
-            self.group_weight_decay = []
-            self.group_grad_centralization = []
-            self._init_group_params(parameters, learning_rate, weight_decay, self.grad_centralization)
-        self._init_opt_attrs(learning_rate, parameters, weight_decay)
-
-    # ------------------------------------------------------------ construction
-    @staticmethod
-    def _parameters_base_check(parameters, what):
-        if parameters is None:
-            raise ValueError(f"For 'Optimizer', the argument {what} can not be None.")
-        if isinstance(parameters, (Tensor, dict)) or not isinstance(parameters, Iterable):
-            raise TypeError(
-                f"For 'Optimizer', the argument {what} must be an iterable of Parameters (or of group dicts), "
-                f"but got {type(parameters).__name__}"
-            )
-        parameters = list(parameters)
-        if not parameters:
-            raise ValueError(f"For 'Optimizer', the argument {what} must not be empty.")
-        return parameters
-
-    def _init_opt_attrs(self, learning_rate, parameters, weight_decay):
-        weight_decay = self._preprocess_weight_decay(weight_decay)
-        if self.is_group_lr:
-            if self.dynamic_lr:
-                self.learning_rate = CellList(self.group_lr, auto_prefix=False)
-            else:
-                self.learning_rate = ParameterTuple(self.group_lr)
+        if grouped:
+            self._store_groups(members, groups, rate, rearranged=bool(order))
         else:
-            self.learning_rate = self._build_single_lr(learning_rate, "learning_rate")
-        if self.is_group:
-            self.parameters = ParameterTuple(self.group_params)
-            self.decay_flags = tuple(isinstance(x, Cell) or x > 0 for x in self.group_weight_decay)
-            self.dynamic_decay_flags = tuple(isinstance(x, Cell) for x in self.group_weight_decay)
-            self.weight_decay = tuple(x if isinstance(x, Cell) else _float_tensor(x) for x in self.group_weight_decay)
-            self.exec_weight_decay = any(self.decay_flags)
-            self.grad_centralization_flags = tuple(self.group_grad_centralization)
-        else:
-            self.parameters = ParameterTuple(parameters)
-            self.decay_flags = tuple("beta" not in p.name and "gamma" not in p.name for p in self.parameters)
-            self.dynamic_decay_flags = isinstance(weight_decay, Cell)
-            self.exec_weight_decay = self.dynamic_decay_flags or weight_decay > 0
-            self.weight_decay = weight_decay if self.dynamic_decay_flags else _float_tensor(weight_decay)
+            self._store_single_group(items, rate, decay)
         object.__setattr__(self, "_parameters", self.parameters)
-        for p in self.parameters:
-            if p.unique:
-                self._unique = False
-                break
-        self.reciprocal_scale = _float_tensor(1.0 / self.loss_scale)
-        self.need_scale = self.loss_scale != 1.0
+        self._unique = not any(p.unique for p in self.parameters)
+        self.reciprocal_scale = _float_tensor(1.0 / scale)
+        self.need_scale = scale != 1.0
         self.param_length = len(self.parameters)
         self.optim_filter = (True,) * self.param_length
-        # Host-side copies of the fixed weight decays, one per parameter (None: dynamic or not decayed).
-        if self.is_group:
-            values = self.group_weight_decay
-        else:
-            values = [weight_decay] * self.param_length
+
+    # ------------------------------------------------------------ construction
+    def _store_single_group(self, params, rate, decay):
+        """Without groups: one rate and one weight decay, which skips 'beta' and 'gamma' Parameters."""
+        self.learning_rate = _rate_holder(rate, "learning_rate", wrap_fixed=False)
+        self.parameters = ParameterTuple(params)
+        dynamic = isinstance(decay, Cell)
+        self.decay_flags = tuple("beta" not in p.name and "gamma" not in p.name for p in self.parameters)
+        self.dynamic_decay_flags = dynamic
+        self.exec_weight_decay = dynamic or decay > 0
+        self.weight_decay = decay if dynamic else _float_tensor(decay)
+        # Host copies of the fixed decay, one per Parameter (None: not decayed, or dynamic).
         self._decay_values = tuple(
-            None if not flag or isinstance(v, Cell) else float(v) for flag, v in zip(self.decay_flags, values)
+            float(decay) if flag and not dynamic else None for flag in self.decay_flags
+        )
+
+    def _store_groups(self, members, groups, rate, rearranged):
+        """With groups: a rate, a weight decay and a centralization flag per Parameter."""
+        # Beside a dynamic group rate every rate must be a Cell of the step.
+        wrap_fixed = self.is_group_lr and self.dynamic_lr
+        shared_rate = _rate_holder(rate, "learning_rate", wrap_fixed)
+        rate_of = {}
+        for g in groups:
+            own = g.rate is not None
+            rate_of[g] = _rate_holder(g.rate, f"learning_rate_group_{g.index}", wrap_fixed) if own else shared_rate
+        params = [p for p, _ in members]
+        rates = [rate_of[g] for _, g in members]
+        decays = [g.decay for _, g in members]
+        centralize = [bool(g.centralize) for _, g in members]
+        # The per-Parameter lists are public.  A Cell remembers the names of the Parameters in
+        # a list attribute (exist_names); cellkit's Optimizer lets it do so only when
+        # 'order_params' rearranged the lists, and this is kept.
+        keep = setattr if rearranged else object.__setattr__
+        keep(self, "group_params", params)
+        keep(self, "group_lr", rates)
+        keep(self, "group_weight_decay", decays)
+        keep(self, "group_grad_centralization", centralize)
+        if not self.is_group_lr:
+            self.learning_rate = _rate_holder(rate, "learning_rate", wrap_fixed=False)
+        elif self.dynamic_lr:
+            self.learning_rate = CellList(rates, auto_prefix=False)
+        else:
+            self.learning_rate = ParameterTuple(rates)
+        self.parameters = ParameterTuple(params)
+        self.decay_flags = tuple(isinstance(d, Cell) or d > 0 for d in decays)
+        self.dynamic_decay_flags = tuple(isinstance(d, Cell) for d in decays)
+        self.weight_decay = tuple(d if isinstance(d, Cell) else _float_tensor(d) for d in decays)
+        self.exec_weight_decay = any(self.decay_flags)
+        self.grad_centralization_flags = tuple(centralize)
+        # Host copies of the fixed decays, one per Parameter (None: not decayed, or dynamic).
+        self._decay_values = tuple(
+            float(d) if flag and not isinstance(d, Cell) else None for flag, d in zip(self.decay_flags, decays)
         )
 
     def _observed_parameters(self):
         """Announced to observers (the memory profiler): the trained Parameters, and the rest as optimizer state."""
         trained = {id(p) for p in self.parameters}
         return [(p, "parameter" if id(p) in trained else "optimizer state") for _, p in self._own_parameters()]
-
-    def _preprocess_weight_decay(self, weight_decay):
-        if isinstance(weight_decay, (float, int)) and not isinstance(weight_decay, bool):
-            weight_decay = float(weight_decay)
-            if weight_decay < 0:
-                raise ValueError(f"For '{self.cls_name}', 'weight_decay' must be >= 0, but got {weight_decay}")
-            return weight_decay * self.loss_scale
-        if isinstance(weight_decay, Cell):
-            self.dynamic_weight_decay = True
-            return _ScaledWeightDecay(weight_decay, self.loss_scale)
-        raise TypeError(
-            f"For '{self.cls_name}', 'weight_decay' must be an int, a float or a Cell, but got {type(weight_decay).__name__}"
-        )
-
-    def _preprocess_single_lr(self, learning_rate):
-        """Check a learning rate; return a float, a float32 Tensor or a LearningRateSchedule."""
-        if isinstance(learning_rate, bool):
-            raise TypeError(f"For '{self.cls_name}', 'learning_rate' must not be a bool")
-        if isinstance(learning_rate, (float, int)):
-            learning_rate = float(learning_rate)
-            if not (math.isfinite(learning_rate) and learning_rate >= 0):  # (MindSpore lets inf through)
-                raise ValueError(
-                    f"For '{self.cls_name}', the 'learning rate' must be float and must >= 0, but got '{learning_rate}'"
-                )
-            return learning_rate
-        if isinstance(learning_rate, Tensor) and learning_rate.ndim == 0:
-            return Tensor(self._checked_rates(learning_rate.asnumpy().astype(np.float32)))
-        if isinstance(learning_rate, LearningRateSchedule):
-            self.dynamic_lr = True
-            return learning_rate
-        if isinstance(learning_rate, Tensor):
-            if learning_rate.ndim > 1:
-                raise ValueError(
-                    f"For '{self.cls_name}', a Tensor 'learning_rate' must have 0 or 1 dimension, "
-                    f"but got {learning_rate.ndim}"
-                )
-            self.dynamic_lr = True
-            return Tensor(self._checked_rates(learning_rate.asnumpy().astype(np.float32)))
-        if isinstance(learning_rate, (str, bytes)):
-            # MindSpore reads a str as an iterable of rates and fails converting it: a ValueError.
-            raise ValueError(
-                f"For '{self.cls_name}', 'learning_rate' must be a number, a Tensor, an iterable of numbers or a "
-                f"LearningRateSchedule, but got the {type(learning_rate).__name__} {learning_rate!r}"
-            )
-        if isinstance(learning_rate, Iterable) and not isinstance(learning_rate, Cell):
-            self.dynamic_lr = True
-            return Tensor(self._checked_rates(np.array(list(learning_rate), dtype=np.float32)))
-        raise TypeError(
-            f"For '{self.cls_name}', 'learning_rate' must be an int, a float, a Tensor, an Iterable or a "
-            f"LearningRateSchedule, but got {type(learning_rate).__name__}"
-        )
-
-    def _checked_rates(self, rates):
-        """``rates`` (a host array), or ValueError if one is NaN, infinite or negative.
-
-        MindSpore checks only a number given as the rate; a Tensor or a list
-        of rates is checked here too, since such a rate can only corrupt the
-        weights.
-        """
-        bad = rates[~(np.isfinite(rates) & (rates >= 0))]
-        if bad.size:
-            raise ValueError(f"For '{self.cls_name}', every learning rate must be a finite number >= 0, "
-                             f"but got {bad.reshape(-1)[0]}")
-        return rates
-
-    def _build_single_lr(self, learning_rate, name):
-        """A float or 0-d Tensor becomes a Parameter; a 1-D Tensor a Cell indexing it by step."""
-        if isinstance(learning_rate, float) or (isinstance(learning_rate, Tensor) and learning_rate.ndim == 0):
-            value = learning_rate if isinstance(learning_rate, Tensor) else _float_tensor(learning_rate)
-            param = Parameter(value, name=name)
-            if self.is_group_lr and self.dynamic_lr:
-                return _ConstantLR(param)
-            return param
-        if isinstance(learning_rate, Tensor):
-            return _IteratorLearningRate(learning_rate, name)
-        return learning_rate
-
-    def _check_group_params(self, parameters):
-        for group in parameters:
-            if not isinstance(group, dict):
-                raise TypeError(f"For '{self.cls_name}', every parameter group must be a dict, but got {type(group).__name__}")
-            unknown = [k for k in group if k not in _GROUP_KEYS]
-            if unknown:
-                raise KeyError(
-                    f"For 'Optimizer', the key in group params must be one of in {list(_GROUP_KEYS)}, but got {unknown}."
-                )
-            if "order_params" in group:
-                if len(group) > 1:
-                    raise ValueError(
-                        "For 'Optimizer', the order params dict in group parameters should only include the "
-                        f"'order_params' key, but got {list(group)}."
-                    )
-                if not isinstance(group["order_params"], Iterable):
-                    raise TypeError(
-                        "For 'Optimizer', the value of 'order_params' in group parameters must be Iterable, "
-                        f"but got {type(group['order_params']).__name__}."
-                    )
-                continue
-            if "params" not in group:
-                raise KeyError(f"For '{self.cls_name}', every parameter group needs a 'params' key, but got {list(group)}")
-            for index, p in enumerate(self._parameters_base_check(group["params"], "group `params`")):
-                if not isinstance(p, Parameter):
-                    raise TypeError(
-                        f"For 'Optimizer', the element in group parameters must be Parameter type, but got "
-                        f"{type(p).__name__} at index {index}."
-                    )
-
-    def _parse_group_params(self, parameters, learning_rate):
-        self._check_group_params(parameters)
-        length = learning_rate.size if isinstance(learning_rate, Tensor) and learning_rate.ndim == 1 else 0
-        for group in parameters:
-            if "order_params" in group:
-                self.is_group_params_ordered = True
-                continue
-            if "lr" in group:
-                self.is_group_lr = True
-                group_lr = self._preprocess_single_lr(group["lr"])
-                if isinstance(group_lr, Tensor) and group_lr.ndim == 1:
-                    if length == 0:
-                        length = group_lr.size
-                    elif group_lr.size != length:
-                        raise ValueError(
-                            "For 'Optimizer', the Tensor type dynamic learning rate in group must be the same size "
-                            "as the argument 'learning_rate'."
-                        )
-
-    def _init_group_params(self, parameters, learning_rate, weight_decay, grad_centralization):
-        self._parse_group_params(parameters, learning_rate)
-        default_lr = self._build_single_lr(learning_rate, "learning_rate")
-        seen = []
-        order = []
-        for group_index, group in enumerate(parameters):
-            if "order_params" in group:
-                order = list(group["order_params"])
-                continue
-            members = list(group["params"])
-            if "lr" in group:
-                lr = self._build_single_lr(self._preprocess_single_lr(group["lr"]), f"learning_rate_group_{group_index}")
-            else:
-                lr = default_lr
-            decay = self._preprocess_weight_decay(group.get("weight_decay", weight_decay))
-            centralize = grad_centralization
-            if "grad_centralization" in group:
-                if not isinstance(group["grad_centralization"], bool):
-                    raise TypeError(
-                        "For 'Optimizer', the 'gradients_centralization' must be bool type, but got "
-                        f"{type(group['grad_centralization']).__name__}."
-                    )
-                self.grad_centralization = centralize = group["grad_centralization"]
-            for p in members:
-                if p.name in seen:
-                    raise RuntimeError(
-                        f"For 'Optimizer', the {p.name} parameter already exists, it does not support repeated "
-                        "setting. Please check whether the optimizer parameter has been set multiple times."
-                    )
-                seen.append(p.name)
-                self.group_params.append(p)
-                self.group_lr.append(lr)
-                self.group_weight_decay.append(decay)
-                self.group_grad_centralization.append(centralize)
-        if self.is_group_params_ordered and order:
-            self._order_group_params(order)
-
-    def _order_group_params(self, order):
-        if len(order) != len(self.group_params):
-            raise ValueError(
-                "For 'Optimizer', the length of order parameters must be the same as the length of group parameters, "
-                f"but got order parameters' length {len(order)}, group parameters' length {len(self.group_params)}."
-            )
-        names = [p.name for p in order]
-        slots = [None] * len(order)
-        for entry in zip(self.group_params, self.group_lr, self.group_weight_decay, self.group_grad_centralization):
-            try:
-                slots[names.index(entry[0].name)] = entry
-            except ValueError:
-                raise ValueError(
-                    f"For 'Optimizer', the parameter '{entry[0].name}' is in a group but not in 'order_params'"
-                ) from None
-        self.group_params = [s[0] for s in slots]
-        self.group_lr = [s[1] for s in slots]
-        self.group_weight_decay = [s[2] for s in slots]
-        self.group_grad_centralization = [s[3] for s in slots]
 
     # ------------------------------------------------------------- properties
     @property
@@ -394,10 +467,10 @@ class Optimizer(Cell):
         return self._unique
 
     @unique.setter
-    def unique(self, value):
-        if not isinstance(value, bool):
-            raise TypeError(f"For 'Optimizer', the property 'unique' must be bool, but got {type(value).__name__}")
-        self._unique = value
+    def unique(self, flag):
+        if type(flag) is not bool:  # (bool has no subclasses)
+            raise TypeError(f"For 'Optimizer', the property 'unique' must be bool, but got {type(flag).__name__}")
+        self._unique = flag
 
     @property
     def target(self):
@@ -428,10 +501,11 @@ class Optimizer(Cell):
         ValueError
             If a parameter is not updated by this optimizer.
         """
-        if isinstance(param, Parameter):
-            params, single = [param], True
+        single = isinstance(param, Parameter)
+        if single:
+            params = [param]
         elif isinstance(param, list):
-            params, single = param, False
+            params = param
         else:
             raise TypeError(f"For 'get_lr_parameter', the 'param' must be 'Parameter' or 'list' type, but got {type(param)}.")
         ids = [id(p) for p in self.parameters]
@@ -445,7 +519,7 @@ class Optimizer(Cell):
                     "argument 'param' is correct."
                 )
             lr = self.learning_rate[ids.index(id(p))] if self.is_group_lr else self.learning_rate
-            found.append(lr.learning_rate if isinstance(lr, (_ConstantLR, _IteratorLearningRate)) else lr)
+            found.append(lr.learning_rate if isinstance(lr, (_FixedRate, _RatePerStep)) else lr)
         return found[0] if single else found
 
     def get_weight_decay(self):
@@ -619,21 +693,22 @@ def _wrap(arrays):
     return tuple(Tensor._from_array(a) for a in arrays)
 
 
-def _scalar(value, source):
+def _scalar(returned, source):
     """The 0-d array of a learning rate returned by a schedule."""
-    if not isinstance(value, Tensor):
-        if isinstance(value, (float, int)) and not isinstance(value, bool):
-            return _backend.current().asarray(np.float32(value))
+    if not isinstance(returned, Tensor):
+        if isinstance(returned, (float, int)) and not isinstance(returned, bool):
+            return _backend.current().asarray(np.float32(returned))
         raise TypeError(
             f"The learning-rate schedule {type(source).__name__} must return a Tensor or a float, "
-            f"but returned {type(value).__name__}"
+            f"but returned {type(returned).__name__}"
         )
-    if value.size != 1:
+    if returned.size != 1:
         raise ValueError(
-            f"The learning-rate schedule {type(source).__name__} must return one value, but returned shape {value.shape}"
+            f"The learning-rate schedule {type(source).__name__} must return one value, "
+            f"but returned shape {returned.shape}"
         )
     xp = _backend.current().xp
-    return xp.reshape(value._data, ())
+    return xp.reshape(returned._data, ())
 
 
 def _hyper(value, like):
@@ -678,25 +753,25 @@ def _writable(param):
     return data
 
 
-class _ConstantLR(LearningRateSchedule):
+class _FixedRate(LearningRateSchedule):
     """A fixed group rate beside dynamic ones: returns its Parameter whatever the step."""
 
-    def __init__(self, learning_rate):
+    def __init__(self, rate_parameter):
         super().__init__()
-        self.learning_rate = learning_rate
+        self.learning_rate = rate_parameter  # the name get_lr_parameter reads
 
     def construct(self, global_step):
         return self.learning_rate
 
 
-class _IteratorLearningRate(LearningRateSchedule):
+class _RatePerStep(LearningRateSchedule):
     """A list of rates: step i uses entry i."""
 
-    def __init__(self, learning_rate, name):
+    def __init__(self, rates, name):
         super().__init__()
-        if not isinstance(learning_rate, Tensor) or learning_rate.ndim != 1:
+        if not isinstance(rates, Tensor) or rates.ndim != 1:
             raise ValueError("For 'Optimizer', a dynamic 'learning_rate' must be a 1-D Tensor")
-        self.learning_rate = Parameter(learning_rate, name=name)
+        self.learning_rate = Parameter(rates, name=name)  # the name get_lr_parameter reads
 
     def construct(self, global_step):
         rates = self.learning_rate
@@ -712,9 +787,9 @@ class _IteratorLearningRate(LearningRateSchedule):
 class _ScaledWeightDecay(Cell):
     """A weight-decay schedule multiplied by the loss scale."""
 
-    def __init__(self, weight_decay, loss_scale):
+    def __init__(self, schedule, loss_scale):
         super().__init__()
-        self.weight_decay = weight_decay
+        self.weight_decay = schedule  # (the attribute name prefixes the schedule's own Parameters)
         self.loss_scale = loss_scale
 
     def construct(self, global_step):
