@@ -113,6 +113,17 @@ def outcome(fn, *args, convert=lambda x: x, **kwargs):
         return {"error": type(exc).__name__, "message": str(exc), "bases": [c.__name__ for c in type(exc).__mro__]}
 
 
+def _shared_nets():
+    """``tests/serialization/strategy_nets.py``, the networks the tests load the same files into."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "serialization",
+                        "strategy_nets.py")
+    spec = importlib.util.spec_from_file_location("strategy_nets", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main():
     import mindspore as ms
     from mindspore import nn
@@ -279,24 +290,7 @@ def main():
     memory["field 2"] = {"dev_matrix": [2], "tensor_map": [0, -1], "field": 2,
                          "slices": [p_.tolist() for p_ in parts], "full": full.tolist(), **rec}
 
-    class Net(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.dense = nn.Dense(6, 8)
-            self.row = ms.Parameter(ms.Tensor(np.zeros((8, 4), np.float32)), name="row")
-            self.col = ms.Parameter(ms.Tensor(np.zeros((4, 6), np.float32)), name="col")
-            self.rep = ms.Parameter(ms.Tensor(np.zeros((3,), np.float32)), name="rep")
-            self.extra = ms.Parameter(ms.Tensor(np.full((2,), 7, np.float32)), name="extra")
-
-    class OptNet(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.w = ms.Parameter(ms.Tensor(np.zeros((8, 3), np.float32)), name="w")
-
-    class EmbNet(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.emb = ms.Parameter(ms.Tensor(np.zeros((5, 2), np.float32)), name="emb")
+    Net, OptNet, EmbNet = _shared_nets().make_nets(ms, nn, np)
 
     def state(net):
         return {p.name: p.asnumpy().tolist() for p in net.get_parameters()}

@@ -19,6 +19,7 @@ import cellkit as ms
 import cellkit.parallel
 from cellkit import nn
 from cellkit.serialization.strategy_format import StrategyFileError
+from tests.serialization.strategy_nets import make_nets
 
 FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "strategy")
 RESULTS = json.load(open(os.path.join(FIX, "results.json"), encoding="utf-8"))
@@ -261,26 +262,7 @@ def test_merge_sliced_parameter_layouts_that_cannot_be_followed():
 
 
 # -- load_distributed_checkpoint --------------------------------------------------------------------------
-class Net(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.dense = nn.Dense(6, 8)
-        self.row = ms.Parameter(ms.Tensor(np.zeros((8, 4), np.float32)), name="row")
-        self.col = ms.Parameter(ms.Tensor(np.zeros((4, 6), np.float32)), name="col")
-        self.rep = ms.Parameter(ms.Tensor(np.zeros((3,), np.float32)), name="rep")
-        self.extra = ms.Parameter(ms.Tensor(np.full((2,), 7, np.float32)), name="extra")
-
-
-class OptNet(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.w = ms.Parameter(ms.Tensor(np.zeros((8, 3), np.float32)), name="w")
-
-
-class EmbNet(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.emb = ms.Parameter(ms.Tensor(np.zeros((5, 2), np.float32)), name="emb")
+Net, OptNet, EmbNet = make_nets(ms, nn, np)
 
 
 def state(net):
