@@ -91,21 +91,6 @@ def as_json_strategy(layout_map):
     return {"current_stage": 0, "parallel_layout_item": items}
 
 
-def layout_record(layout):
-    """What a ParallelLayouts object holds, as plain data."""
-    return {
-        "dev_matrix": [list(m.dim) for m in layout.dev_matrix],
-        "tensor_map": [list(m.dim) for m in layout.tensor_map],
-        "param_split_shape": [list(m.dim) for m in layout.param_split_shape],
-        "indices_offset": [list(m.dim) for m in layout.indices_offset],
-        "field": layout.field,
-        "opt_weight_shard_step": layout.opt_weight_shard_step,
-        "opt_weight_shard_size": layout.opt_weight_shard_size,
-        "type": type(layout).__name__,
-        "str": str(layout),
-    }
-
-
 def outcome(fn, *args, convert=lambda x: x, **kwargs):
     try:
         return {"value": convert(fn(*args, **kwargs))}
@@ -114,7 +99,7 @@ def outcome(fn, *args, convert=lambda x: x, **kwargs):
 
 
 def _shared_nets():
-    """``tests/serialization/strategy_nets.py``, the networks the tests load the same files into."""
+    """``tests/serialization/strategy_nets.py``: the networks and the layout view the tests share."""
     import importlib.util
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "serialization",
                         "strategy_nets.py")
@@ -130,6 +115,7 @@ def main():
     from mindspore.parallel._tensor import _load_tensor
     from mindspore.train import node_strategy_pb2 as pb
 
+    shared = _shared_nets()
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
     os.makedirs(OUT)
@@ -207,10 +193,10 @@ def main():
     def strategy_dict(d, text=False):
         if d is None:
             return None
-        out = {k: layout_record(v) for k, v in d.items()}
-        if not text:
-            for v in out.values():
-                del v["str"]
+        out = {k: shared.layout_record(v) for k, v in d.items()}
+        if text:  # the protobuf text form too, for the files MindSpore reads as protobuf
+            for k, v in d.items():
+                out[k]["str"] = str(v)
         return out
 
     for fname in ("strategy4.ckpt", "strategy4.json", "strategy_dp.ckpt", "strategy_opt.ckpt",
@@ -290,7 +276,7 @@ def main():
     memory["field 2"] = {"dev_matrix": [2], "tensor_map": [0, -1], "field": 2,
                          "slices": [p_.tolist() for p_ in parts], "full": full.tolist(), **rec}
 
-    Net, OptNet, EmbNet = _shared_nets().make_nets(ms, nn, np)
+    Net, OptNet, EmbNet = shared.make_nets(ms, nn, np)
 
     def state(net):
         return {p.name: p.asnumpy().tolist() for p in net.get_parameters()}

@@ -1,8 +1,22 @@
-"""The small networks the distributed-checkpoint fixtures are loaded into, for MindSpore and for cellkit.
+"""What ``tools/record_strategy.py`` (under MindSpore) and the distributed-checkpoint tests (under cellkit) share.
 
-``tools/record_strategy.py`` builds them with MindSpore's modules, the tests with cellkit's: the
-function takes the modules as arguments, so one text serves both (as ``tests/mindspore_cases`` do).
+The networks the fixtures are loaded into -- built from the modules passed in, so one text serves
+both, as ``tests/mindspore_cases`` do -- and the plain-data view of a layout that both compare.
 """
+
+
+def layout_record(layout):
+    """What a ParallelLayouts message holds, as plain data (MindSpore's and cellkit's alike)."""
+    return {
+        "dev_matrix": [list(m.dim) for m in layout.dev_matrix],
+        "tensor_map": [list(m.dim) for m in layout.tensor_map],
+        "param_split_shape": [list(m.dim) for m in layout.param_split_shape],
+        "indices_offset": [list(m.dim) for m in layout.indices_offset],
+        "field": layout.field,
+        "opt_weight_shard_step": layout.opt_weight_shard_step,
+        "opt_weight_shard_size": layout.opt_weight_shard_size,
+        "type": type(layout).__name__,
+    }
 
 
 def make_nets(ms, nn, np):

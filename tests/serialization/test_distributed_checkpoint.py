@@ -19,7 +19,7 @@ import cellkit as ms
 import cellkit.parallel
 from cellkit import nn
 from cellkit.serialization.strategy_format import StrategyFileError
-from tests.serialization.strategy_nets import make_nets
+from tests.serialization.strategy_nets import layout_record, make_nets
 
 FIX = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "strategy")
 RESULTS = json.load(open(os.path.join(FIX, "results.json"), encoding="utf-8"))
@@ -34,19 +34,6 @@ def in_fixture_folder(monkeypatch):
 def unquoted(message, name):
     """cellkit quotes the file name MindSpore writes bare (so that an empty name still shows)."""
     return message.replace(repr(name), name)
-
-
-def layout_record(layout):
-    return {
-        "dev_matrix": [list(m.dim) for m in layout.dev_matrix],
-        "tensor_map": [list(m.dim) for m in layout.tensor_map],
-        "param_split_shape": [list(m.dim) for m in layout.param_split_shape],
-        "indices_offset": [list(m.dim) for m in layout.indices_offset],
-        "field": layout.field,
-        "opt_weight_shard_step": layout.opt_weight_shard_step,
-        "opt_weight_shard_size": layout.opt_weight_shard_size,
-        "type": type(layout).__name__,
-    }
 
 
 # -- where the names live ---------------------------------------------------------------------------------
