@@ -200,6 +200,17 @@ def leaf_for(value, label):
     return fresh
 
 
+def alias(array):
+    """A new array object over ``array``'s memory (no copy), for an op whose output is its input's values.
+
+    ``stop_gradient`` and ``InsertGradientOf`` change what flows backward, not the values.  Graph
+    tracing tells values apart by their array's identity, so handing back the input's own array
+    would make the op invisible to a traced graph, and its replay would differentiate as if the op
+    were not there.
+    """
+    return array.view() if hasattr(array, "view") else array[...]
+
+
 def record(out_array, op, rule, inputs, saved=(), sources=(), info=None):
     """Wrap ``out_array`` in a Tensor and, if any input is on the tape, record the op.
 

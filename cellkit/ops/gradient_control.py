@@ -49,10 +49,7 @@ def stop_gradient(value):
     if isinstance(value, Tensor):
         if value._data is None:
             value._require_data("stop_gradient")
-        # A new array object over the same memory: no copy, and a graph trace sees a value of its own
-        # (the same object would read as the input itself, and replaying the graph would let gradients through).
-        data = value._data
-        return Tensor._from_array(data.view() if hasattr(data, "view") else data[...])
+        return Tensor._from_array(_ag.alias(value._data))  # its own value to a graph trace (see alias)
     if isinstance(value, (tuple, list)):
         return type(value)(stop_gradient(v) for v in value)
     return value

@@ -430,9 +430,10 @@ class InsertGradientOf(Primitive):
 
     def __call__(self, x):
         t = tensor_arg(x, "x", "InsertGradientOf")
+        values = _ag.alias(t._data)  # its own value to a graph trace, or replaying the graph would drop it
         if _ag._depth == 0 or t._node is None:
-            return Tensor._from_array(t._data)
-        return record(t._data, "InsertGradientOf", _insert_gradient_rule, (t,), info=self.f)
+            return Tensor._from_array(values)
+        return record(values, "InsertGradientOf", _insert_gradient_rule, (t,), info=self.f)
 
 
 def _insert_gradient_rule(m, node, g):

@@ -188,3 +188,21 @@ def test_tracer_keeps_stop_gradient_when_the_graph_is_replayed(graph_mode):
     grad = ms.grad(net, grad_position=None, weights=net.trainable_params())
     x = ms.Tensor(np.float32(2.0))
     assert [float(grad(x)[0]) for _ in range(3)] == [3.0, 3.0, 3.0]
+
+
+def test_tracer_keeps_insert_gradient_of_when_the_graph_is_replayed(graph_mode):
+    # InsertGradientOf hands back its input's values; like stop_gradient it must stay in the replayed graph.
+    double = ops.InsertGradientOf(lambda g: g * 2)
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(ms.Tensor(np.float32(1.5)), name="w")
+
+        def construct(self, x):
+            return double(self.w * x).sum()
+
+    net = Net()
+    grad = ms.grad(net, grad_position=None, weights=net.trainable_params())
+    x = ms.Tensor(np.float32(2.0))
+    assert [float(grad(x)[0]) for _ in range(3)] == [4.0, 4.0, 4.0]
